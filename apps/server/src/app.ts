@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { registerDevelopmentDirectory } from './directory/index.ts';
+import { registerApiKeyCheck } from './http/api-key.ts';
+import { AppError, errorHandler } from './http/errors.ts';
+import { apiRoutes } from './routes/index.ts';
+import { initConfigRoute } from './routes/system/system.ts';
+import { registerWebApp } from './web/static.ts';
+
+/** Routes under /api that do not take the x-api-key header. */
+const API_KEY_EXEMPT = [
+  // The OpenAPI document is for people reading the API.
+  '/api/docs',
+  // Browsers cannot set headers on a WebSocket; the socket's first message carries the key.
+  '/api/realtime',
+];
+
+/** Options that only tests and tools change. */
+export interface BuildOptions {
+  /** A pino logger configuration, or false for none (tests). */
+  logger?: boolean | object;
+}
+
+/**
+ * Builds the whole server: the API under /api, the web app's configuration and the web app. Does
+ * not listen: `main.ts` does, and tests call `app.inject()`.
+ */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && /^[\w-]{8,64}$/.test(sent) ? sent : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    trustProxy: config.env === 'production',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.addHook('onClose', async () => {
+    await ctx.db.close();
+    await ctx.files.close();
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'BTalk API', version: ctx.version },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  // Before any route, as @fastify/websocket requires; the realtime stream is its only user.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  registerApiKeyCheck(app, config.apiKey, (url) =>
+    API_KEY_EXEMPT.some((p) => url === p || url.startsWith(`${p}?`)),
+  );
+
+  await app.register(
+    async (api) => {
+      for (const routes of apiRoutes(ctx)) await api.register(routes);
+      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+      // Anything else under /api is a 404 in the envelope, not the web app's index.html.
+      api.all('/*', { schema: { hide: true } }, async (request) => {
+        throw new AppError('notFound', `No API route ${request.method} ${request.url.split('?')[0]}.`);
+      });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(initConfigRoute(ctx));
+  await registerDevelopmentDirectory(app, ctx);
+  await registerWebApp(app, config.webDist);
+  return app;
+}

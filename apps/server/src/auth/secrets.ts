@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config/index.ts';
+
+/**
+ * The secret that signs access tokens. Production sets JWT_SECRET. Elsewhere one is made on first
+ * start and kept in DATA_DIR/token-secret (mode 600), so sessions survive a restart; with an
+ * in-memory database there is nothing to survive, so it lives in memory too.
+ */
+export function tokenSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  if (config.dataDir === ':memory:') return randomBytes(48);
+  const file = path.join(config.dataDir, 'token-secret');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}

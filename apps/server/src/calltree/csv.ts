@@ -1,0 +1,103 @@
+import type { ImportCallTreeRow } from '@btalk/contracts';
+import Papa from 'papaparse';
+import { invalid } from '../http/errors.ts';
+
+/** A person the import can match an e-mail address to. */
+export interface ImportablePerson {
+  id: string;
+  email: string;
+  displayName: string;
+  disabled: boolean;
+}
+
+/** The checked rows of an imported tree, and the members they make when no row has an error. */
+export interface ImportPreview {
+  rows: ImportCallTreeRow[];
+  errorCount: number;
+  members: Map<string, string | null>;
+}
+
+const EMAIL_HEADERS = ['email', 'e-mail', 'email address'];
+const MANAGER_HEADERS = ['manager email', 'manager_email', 'manager e-mail', 'manager'];
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+/**
+ * Parses and checks a tree CSV (`email,manager email`; empty manager = at the top). Each row gets the
+ * person it names and, when something is wrong, an error the admin can act on; nothing is applied here.
+ */
+export function previewTreeCsv(csv: string, people: ImportablePerson[]): ImportPreview {
+  const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+  const [header, ...body] = parsed.data;
+  const columns = (header ?? []).map(norm);
+  const emailAt = columns.findIndex((c) => EMAIL_HEADERS.includes(c));
+  const managerAt = columns.findIndex((c) => MANAGER_HEADERS.includes(c));
+  if (emailAt < 0 || managerAt < 0) {
+    throw invalid(
+      'body.csv',
+      'the first row must name the columns "email" and "manager email" (export a tree to see the format)',
+    );
+  }
+  const byEmail = new Map(people.map((p) => [norm(p.email), p]));
+  const firstLine = new Map<string, number>();
+  const rows: ImportCallTreeRow[] = body.map((cells, i) => {
+    const line = i + 2;
+    const email = (cells[emailAt] ?? '').trim();
+    const managerEmail = (cells[managerAt] ?? '').trim();
+    const person = byEmail.get(norm(email));
+    let error: string | null = null;
+    if (!email) error = 'the email cell is empty';
+    else if (!person) error = `no person with the e-mail address ${email} is in the directory`;
+    else if (person.disabled) error = `${email} is disabled in the directory; leave them out`;
+    else if (firstLine.has(norm(email)))
+      error = `${email} is listed twice (first on line ${firstLine.get(norm(email))})`;
+    else if (norm(managerEmail) === norm(email)) error = 'a person cannot be their own manager';
+    if (email && !firstLine.has(norm(email))) firstLine.set(norm(email), line);
+    return {
+      line,
+      email,
+      managerEmail,
+      userId: person?.id ?? null,
+      displayName: person?.displayName ?? null,
+      error,
+    };
+  });
+
+  // Managers must be rows of the file, and the chain must reach the top without looping.
+  const rowByEmail = new Map<string, ImportCallTreeRow>();
+  for (const row of rows) if (!rowByEmail.has(norm(row.email))) rowByEmail.set(norm(row.email), row);
+  for (const row of rows) {
+    if (row.error || !row.managerEmail) continue;
+    const manager = rowByEmail.get(norm(row.managerEmail));
+    if (!manager) row.error = `the manager ${row.managerEmail} has no row of their own; add one`;
+  }
+  for (const row of rows) {
+    if (row.error) continue;
+    const chain = [row.email];
+    const seen = new Set([norm(row.email)]);
+    let at = row.managerEmail;
+    while (at) {
+      if (seen.has(norm(at))) {
+        row.error = `the manager chain loops: ${[...chain, at].join(' → ')}`;
+        break;
+      }
+      seen.add(norm(at));
+      chain.push(at);
+      at = rowByEmail.get(norm(at))?.managerEmail ?? '';
+    }
+  }
+  const errorCount = rows.filter((r) => r.error).length;
+  const members = new Map<string, string | null>();
+  if (errorCount === 0) {
+    for (const row of rows) {
+      const manager = row.managerEmail ? rowByEmail.get(norm(row.managerEmail))?.userId : null;
+      members.set(row.userId!, manager ?? null);
+    }
+  }
+  return { rows, errorCount, members };
+}
+
+/** Writes rows as CSV text (RFC 4180, CRLF line ends, a header row). */
+export function toCsv(header: string[], rows: (string | number | null)[][]): string {
+  return `${Papa.unparse({ fields: header, data: rows.map((r) => r.map((c) => (c === null ? '' : c))) }, { newline: '\r\n', escapeFormulae: true })}\r\n`;
+}

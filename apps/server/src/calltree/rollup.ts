@@ -1,0 +1,213 @@
+import type { CallBranch, CallPerson, CallStatus, CallTotals } from '@btalk/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import { invalid } from '../http/errors.ts';
+import { countInto, emptyTotals } from './totals.ts';
+import { peopleById } from './treeStore.ts';
+
+/** One targeted person with what the roll-up shows of them. */
+export interface RollupPerson extends CallPerson {
+  depth: number;
+  answeredById: string | null;
+  onBehalfReachedVia: string | null;
+}
+
+/** Everyone an event targets, with their current answer, manager and phone (one query). */
+export async function loadEventPeople(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<Map<string, RollupPerson>> {
+  const rows = await db
+    .selectFrom('call_event_targets as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('call_answers as a', 'a.id', 't.answer_id')
+    .select([
+      't.user_id',
+      't.manager_id',
+      't.depth',
+      't.status',
+      't.option_id',
+      't.answered_at',
+      't.on_behalf',
+      't.escalation_level',
+      'u.display_name',
+      'u.email',
+      'u.department',
+      'u.phone',
+      'a.note',
+      'a.location',
+      'a.answered_by',
+      'a.reached_via',
+    ])
+    .where('t.event_id', '=', eventId)
+    .execute();
+  const people = new Map<string, RollupPerson>();
+  for (const r of rows) {
+    people.set(r.user_id, {
+      id: r.user_id,
+      displayName: r.display_name,
+      email: r.email,
+      department: r.department,
+      phone: r.phone,
+      managerId: r.manager_id,
+      managerName: null,
+      managerPhone: null,
+      status: r.status,
+      optionId: r.option_id,
+      note: r.note,
+      location: r.location,
+      answeredAt: r.answered_at,
+      answeredById: r.answered_by,
+      answeredByName: null,
+      onBehalf: r.on_behalf === 1,
+      onBehalfReachedVia: r.reached_via,
+      escalations: r.escalation_level,
+      depth: r.depth,
+    });
+  }
+  // Managers and answerers are in the snapshot; the top of a branch's own manager may not be.
+  const missing = new Set<string>();
+  for (const p of people.values()) {
+    if (p.managerId && !people.has(p.managerId)) missing.add(p.managerId);
+    if (p.answeredById && !people.has(p.answeredById)) missing.add(p.answeredById);
+  }
+  const others = await peopleById(db, missing);
+  for (const p of people.values()) {
+    const manager = p.managerId ? (people.get(p.managerId) ?? others.get(p.managerId)) : undefined;
+    p.managerName = manager ? ('displayName' in manager ? manager.displayName : manager.display_name) : null;
+    p.managerPhone = manager?.phone ?? null;
+    if (p.answeredById) {
+      const by = people.get(p.answeredById) ?? others.get(p.answeredById);
+      p.answeredByName = by ? ('displayName' in by ? by.displayName : by.display_name) : null;
+    }
+  }
+  return people;
+}
+
+/** The people of a branch of the snapshot: `rootId` and everyone under them. */
+export function branchPeople(people: Map<string, RollupPerson>, rootId: string): RollupPerson[] {
+  const reports = new Map<string, string[]>();
+  for (const p of people.values()) {
+    if (!p.managerId) continue;
+    const list = reports.get(p.managerId) ?? [];
+    list.push(p.id);
+    reports.set(p.managerId, list);
+  }
+  const out: RollupPerson[] = [];
+  const queue = [rootId];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const p = people.get(id);
+    if (p) out.push(p);
+    queue.push(...(reports.get(id) ?? []));
+  }
+  return out;
+}
+
+/** Counts over people, by status and by option. */
+export function totalsOf(people: RollupPerson[]): { totals: CallTotals; byOption: Record<string, number> } {
+  const totals = emptyTotals();
+  const byOption: Record<string, number> = {};
+  for (const p of people) {
+    countInto(totals, p.status);
+    if (p.optionId) byOption[p.optionId] = (byOption[p.optionId] ?? 0) + 1;
+  }
+  return { totals, byOption };
+}
+
+/** Each person with reports in scope, with the counts of their whole branch (filtered people only). */
+export function branchesOf(scope: RollupPerson[], counted: RollupPerson[]): CallBranch[] {
+  const inScope = new Map(scope.map((p) => [p.id, p]));
+  const managers = new Set<string>();
+  for (const p of scope) if (p.managerId && inScope.has(p.managerId)) managers.add(p.managerId);
+  const totals = new Map<string, CallTotals>([...managers].map((id) => [id, emptyTotals()]));
+  for (const p of counted) {
+    // Count the person in their own branch (if they lead one) and in every branch above them.
+    let at: string | null = p.id;
+    const seen = new Set<string>();
+    while (at && inScope.has(at) && !seen.has(at)) {
+      seen.add(at);
+      const t = totals.get(at);
+      if (t) countInto(t, p.status);
+      at = inScope.get(at)!.managerId;
+    }
+  }
+  return [...managers]
+    .map((id) => {
+      const m = inScope.get(id)!;
+      return {
+        id,
+        displayName: m.displayName,
+        managerId: m.managerId,
+        depth: m.depth,
+        totals: totals.get(id)!,
+      };
+    })
+    .sort((a, b) => a.depth - b.depth || a.displayName.localeCompare(b.displayName));
+}
+
+const RANK: Record<CallStatus, number> = { need_help: 0, no_answer: 1, safe: 2 };
+
+type CursorKey = [number, string, string];
+
+function keyOf(p: RollupPerson): CursorKey {
+  return [RANK[p.status], p.displayName, p.id];
+}
+
+function compareKeys(a: CursorKey, b: CursorKey): number {
+  return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
+}
+
+/** People in the roll-up's order: those needing help first, then those without an answer, then the safe; by name. */
+export function attentionOrder(people: RollupPerson[]): RollupPerson[] {
+  return [...people].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+}
+
+function decodeCursor(cursor: string): CursorKey {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === 3 && typeof key[0] === 'number') return key as CursorKey;
+  } catch {
+    // fall through to the error below
+  }
+  throw invalid('query.cursor', 'is not a cursor this list gave out; start again without it');
+}
+
+/** One page of people in attention order after `cursor`. */
+export function pageOf(
+  ordered: RollupPerson[],
+  cursor: string | undefined,
+  limit: number,
+): { items: RollupPerson[]; nextCursor: string | null } {
+  let start = 0;
+  if (cursor) {
+    const after = decodeCursor(cursor);
+    start = ordered.findIndex((p) => compareKeys(keyOf(p), after) > 0);
+    if (start < 0) start = ordered.length;
+  }
+  const items = ordered.slice(start, start + limit);
+  const last = items.at(-1);
+  const more = start + limit < ordered.length;
+  return {
+    items,
+    nextCursor: more && last ? Buffer.from(JSON.stringify(keyOf(last))).toString('base64url') : null,
+  };
+}
+
+/** Seconds from `startedAt` until `share` of `count` people had answered, or null if not yet. */
+export function secondsToShare(
+  firstAnswers: string[],
+  count: number,
+  share: number,
+  startedAt: string,
+): number | null {
+  if (count === 0) return null;
+  const needed = Math.ceil(share * count);
+  const sorted = [...firstAnswers].sort();
+  const at = sorted[needed - 1];
+  if (!at) return null;
+  return Math.max(0, (Date.parse(at) - Date.parse(startedAt)) / 1000);
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { DirectoryIdentity, GraphProfile } from '../auth/directoryClient.ts';
+import type { Database } from '../db/index.ts';
+import type { UserRow, UserUpdate } from '../db/schema.ts';
+import { newId, now } from '../ids.ts';
+
+/** The Entra-style app role that makes a person a BTalk administrator. */
+export const ADMIN_APP_ROLE = 'BTalk.Admin';
+
+function localeOf(language: string | null | undefined): 'th' | 'en' | null {
+  if (!language) return null;
+  if (/^th\b/i.test(language)) return 'th';
+  if (/^en\b/i.test(language)) return 'en';
+  return null;
+}
+
+/**
+ * Creates or updates the person a directory sign-in names, keyed by the directory's issuer and
+ * subject (never by e-mail), from the token's claims and, when there is one, the Graph profile.
+ * The directory's admin app role makes a person an admin; it never takes the role away, since
+ * admins may also be named in BTalk itself.
+ */
+export async function directoryUserUpserter(
+  trx: Kysely<Database>,
+  identity: DirectoryIdentity,
+  profile: GraphProfile | null,
+): Promise<UserRow> {
+  const at = now();
+  const email = profile?.mail ?? identity.email ?? profile?.userPrincipalName ?? identity.subject;
+  const displayName = profile?.displayName ?? identity.name ?? email;
+  const locale = localeOf(profile?.preferredLanguage) ?? localeOf(identity.locale);
+  const admin = identity.roles.includes(ADMIN_APP_ROLE);
+  const update: UserUpdate = {
+    tenant_id: identity.tenantId,
+    email,
+    display_name: displayName,
+    updated_at: at,
+    ...(profile
+      ? {
+          department: profile.department,
+          job_title: profile.jobTitle,
+          manager_subject: profile.managerId,
+        }
+      : {}),
+    ...(locale ? { locale } : {}),
+    ...(admin ? { role: 'admin' as const } : {}),
+  };
+  return trx
+    .insertInto('users')
+    .values({
+      id: newId(),
+      issuer: identity.issuer,
+      subject: identity.subject,
+      tenant_id: identity.tenantId,
+      email,
+      display_name: displayName,
+      department: profile?.department ?? null,
+      job_title: profile?.jobTitle ?? null,
+      manager_subject: profile?.managerId ?? null,
+      locale: locale ?? 'en',
+      role: admin ? 'admin' : 'member',
+      tokens_valid_after: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.columns(['issuer', 'subject']).doUpdateSet(update))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,117 @@
+import { type CreatePostRequest, EventName, topicRoom } from '@btalk/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { PostRow, TopicRow, UserRow } from '../db/schema.ts';
+import { invalid } from '../http/errors.ts';
+import { newId, now } from '../ids.ts';
+import { presentPostBases } from '../presenters/post.ts';
+import { indexDocument } from '../search/searchIndex.ts';
+import { requestHash, sameRequestOrConflict } from './idempotency.ts';
+import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
+import { recordTopicEvent } from './topicEvents.ts';
+
+/** The post a client-made id already made, after checking the retry asks for the same thing. */
+async function earlierPost(trx: Kysely<Database>, actor: UserRow, clientId: string, hash: string) {
+  const existing = await trx
+    .selectFrom('posts')
+    .selectAll()
+    .where('author_id', '=', actor.id)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (existing) sameRequestOrConflict(existing.request_hash, hash, 'post');
+  return existing;
+}
+
+/**
+ * Writes a post: numbers it in its topic, takes in the author's uploaded files, stores mentions,
+ * rings the bell of the author and the people mentioned, indexes it for search and records
+ * `post.created`. The same client-made id again answers the first post.
+ */
+export async function postCreator(
+  trx: Kysely<Database>,
+  actor: UserRow,
+  topic: TopicRow,
+  input: CreatePostRequest,
+  maxFiles: number,
+): Promise<PostRow> {
+  const hash = requestHash({
+    topicId: topic.id,
+    body: input.body,
+    mentions: [...input.mentions].sort(),
+    attachmentIds: [...input.attachmentIds].sort(),
+  });
+  const existing = await earlierPost(trx, actor, input.clientId, hash);
+  if (existing) return existing;
+
+  const mentions = await resolveMentions(trx, topic, input.body, input.mentions);
+  const fileIds = [...new Set(input.attachmentIds)];
+  if (fileIds.length > maxFiles)
+    throw invalid('body.attachmentIds', `attach at most ${maxFiles} files to a post`);
+  if (fileIds.length > 0) {
+    const waiting = await trx
+      .selectFrom('attachments')
+      .select('id')
+      .where('id', 'in', fileIds)
+      .where('topic_id', '=', topic.id)
+      .where('uploader_id', '=', actor.id)
+      .where('post_id', 'is', null)
+      .execute();
+    if (waiting.length !== fileIds.length) {
+      throw invalid(
+        'body.attachmentIds',
+        'each id must be a file you uploaded to this topic and not yet posted',
+      );
+    }
+  }
+
+  const at = now();
+  const { post_count } = await trx
+    .updateTable('topics')
+    .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
+    .where('id', '=', topic.id)
+    .returning('post_count')
+    .executeTakeFirstOrThrow();
+  const post = await trx
+    .insertInto('posts')
+    .values({
+      id: newId(),
+      topic_id: topic.id,
+      author_id: actor.id,
+      client_id: input.clientId,
+      request_hash: hash,
+      number: Number(post_count),
+      body: input.body,
+      comment_count: 0,
+      pinned_at: null,
+      pinned_by: null,
+      edited_at: null,
+      deleted_at: null,
+      deleted_by: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (fileIds.length > 0) {
+    await trx.updateTable('attachments').set({ post_id: post.id }).where('id', 'in', fileIds).execute();
+  }
+  await storeMentions(trx, post.id, post.id, mentions);
+  await ringBellsByDefault(trx, post.id, [actor.id, ...mentions], at);
+  if (input.body.trim()) {
+    await indexDocument(trx, {
+      kind: 'post',
+      refId: post.id,
+      topicId: topic.id,
+      body: input.body,
+      createdAt: at,
+    });
+  }
+  const [base] = await presentPostBases(trx, [post]);
+  await recordTopicEvent(
+    trx,
+    topicRoom(topic.id),
+    { type: EventName.postCreated, payload: { post: base! } },
+    actor.id,
+  );
+  return post;
+}

@@ -1,0 +1,341 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (what: string) => z.string().url({ message: `must be a full URL (${what})` });
+
+/**
+ * Every environment variable BTalk reads, with its embedded default. The README's configuration
+ * table lists the same variables; keep the two together.
+ */
+const Env = z.object({
+  BTALK_ENV: z
+    .enum(['development', 'production', 'test'], { message: 'must be development, production or test' })
+    .default('development'),
+  PORT: z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(0, { message: 'must be between 0 and 65535' })
+    .max(65535, { message: 'must be between 0 and 65535' })
+    .default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: url('the address browsers use, e.g. https://btalk.example.org').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection string' })
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: 'must be a redis:// connection string' })
+    .optional(),
+  API_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  BODY_LIMIT_BYTES: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(1024, { message: 'must be at least 1024' })
+    .default(1024 * 1024),
+  WEB_DIST: z.string().min(1).optional(),
+  ANALYTICS: bool.default(true),
+  WEB_PUSH: bool.default(false),
+  TEAMS_APP_LINK: url('the Teams deep link of the BTalk app').optional(),
+  JWT_SECRET: z
+    .string()
+    .min(32, { message: 'must be at least 32 characters (e.g. openssl rand -base64 48)' })
+    .optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(5, { message: 'must be at least 5 seconds' })
+    .max(86400, { message: 'must be at most 86400 seconds (one day)' })
+    .default(900),
+  ENTRA_TENANT_ID: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$|^[\w.-]+\.onmicrosoft\.com$/i, {
+      message: 'must be the Directory (tenant) ID from the Entra admin centre, a GUID',
+    })
+    .optional(),
+  OIDC_ISSUER: url('the issuer of an OpenID Connect directory, e.g. https://id.example.org').optional(),
+  DIRECTORY_CLIENT_ID: z.string().min(1).optional(),
+  DIRECTORY_CLIENT_SECRET: z.string().min(1).optional(),
+  DIRECTORY_API_AUDIENCE: z
+    .string()
+    .regex(/^[a-z][\w+.-]*:\S+$/i, { message: 'must be a URI such as api://btalk.example.org/<client id>' })
+    .optional(),
+  GRAPH_BASE: url('the Microsoft Graph v1.0 base, e.g. https://graph.microsoft.com/v1.0').optional(),
+  SIGN_IN_MODE: z.enum(['redirect', 'popup'], { message: 'must be redirect or popup' }).default('redirect'),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int()
+    .min(1, { message: 'must be at least 1 day' })
+    .max(365, { message: 'must be at most 365 days' })
+    .default(30),
+  REFRESH_GRACE_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(0, { message: 'must be 0 or more seconds' })
+    .max(60, { message: 'must be at most 60 seconds' })
+    .default(10),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: 'must be a number of requests' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(60),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .min(1024, { message: 'must be at least 1024 bytes' })
+    .default(25 * 1024 * 1024),
+  MAX_UPLOAD_FILES: z.coerce
+    .number({ message: 'must be a number' })
+    .int()
+    .min(1, { message: 'must be between 1 and 20' })
+    .max(20, { message: 'must be between 1 and 20' })
+    .default(10),
+  REALTIME_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int()
+    .min(1, { message: 'must be at least 1 day' })
+    .max(365, { message: 'must be at most 365 days' })
+    .default(7),
+  REALTIME_ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*$/, {
+      message:
+        'must be a comma-separated list of origins, e.g. https://btalk.example.org,https://teams.example.org',
+    })
+    .optional(),
+  REALTIME_HEARTBEAT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(50, { message: 'must be at least 50 ms' })
+    .default(30_000),
+  REALTIME_MAX_BUFFERED_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .min(1024, { message: 'must be at least 1024 bytes' })
+    .default(4 * 1024 * 1024),
+  REALTIME_POLL_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(50, { message: 'must be at least 50 ms' })
+    .default(2000),
+});
+
+/** Which directory people sign in with. */
+export type DirectoryKind = 'development' | 'entra' | 'oidc';
+
+/** Where people sign in and how BTalk talks to that directory. */
+export interface DirectoryConfig {
+  /** `development`: the built-in directory; `entra`: Microsoft Entra ID; `oidc`: another issuer. */
+  kind: DirectoryKind;
+  /** The directory's issuer URL (discovery is read from `<issuer>/.well-known/openid-configuration`). */
+  issuer: string;
+  /** BTalk's client id at the directory; for the development directory, its built-in client. */
+  clientId: string;
+  /** BTalk's client secret at the directory; null for the development directory (made at start). */
+  clientSecret: string | null;
+  /** The one redirect URI the directory sends the browser back to: the web app's `/aad/callback`. */
+  redirectUri: string;
+  /** The audience of Teams SSO tokens for BTalk's API (the app's Application ID URI). */
+  apiAudience: string;
+  /** Base of the directory's Graph API (v1.0), or null when the directory has none. */
+  graphBase: string | null;
+  /** Scopes asked for at sign-in. */
+  scopes: string;
+  /** Scope of the Graph token BTalk asks for on behalf of a Teams user. */
+  graphScope: string;
+  /** Whether the web app signs in with a popup or by redirecting the page. */
+  signInMode: 'redirect' | 'popup';
+}
+
+/** BTalk's validated configuration. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** The origin browsers use, without a trailing slash. */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** The web client's `x-api-key`. */
+  apiKey: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  /** Folder of the built web app, or null when it should not be served. */
+  webDist: string | null;
+  features: { analytics: boolean; webPush: boolean };
+  teamsAppLink: string | null;
+  /** Secret that signs access tokens; null means "make one and keep it in DATA_DIR" (not production). */
+  jwtSecret: string | null;
+  /** Lifetime of an access token, in seconds. */
+  accessTokenTtlSeconds: number;
+  /** The directory people sign in with. */
+  directory: DirectoryConfig;
+  /** Sessions end after this many days without a refresh. */
+  refreshTokenTtlDays: number;
+  /** How long a just-rotated refresh token still answers with the pair that replaced it. */
+  refreshGraceSeconds: number;
+  /** Requests per minute that one address may make to each sign-in endpoint. */
+  authRateLimitPerMinute: number;
+  /** Limits of attachment uploads: bytes per file, and files per upload and per post. */
+  uploads: { maxBytes: number; maxFiles: number };
+  /** The realtime stream (realtime/). */
+  realtime: {
+    /** Days the event log keeps events; clients further behind get a resync. */
+    retentionDays: number;
+    /** Origins allowed to open the WebSocket: PUBLIC_URL's and REALTIME_ALLOWED_ORIGINS. */
+    allowedOrigins: string[];
+    /** Interval of WebSocket pings; a connection that misses one is closed. */
+    heartbeatMs: number;
+    /** A connection whose unsent data passes this is closed as a slow consumer. */
+    maxBufferedBytes: number;
+    /** The log is read at least this often even without a commit signal (fallback for lost signals). */
+    pollMs: number;
+  };
+}
+
+/** The `x-api-key` used when API_KEY is not set (development and tests only). */
+export const DEVELOPMENT_API_KEY = 'btalk-web-development-key';
+
+/** Thrown when the environment holds bad values; the message lists each one and how to fix it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration from environment variables. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `  ${name}: ${i.message} (got ${JSON.stringify(present[name])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const missing: string[] = [];
+  if (e.BTALK_ENV === 'production' && !e.API_KEY) {
+    missing.push('  API_KEY: must be set in production (the web client key sent as x-api-key)');
+  }
+  if (e.BTALK_ENV === 'production' && !e.JWT_SECRET) {
+    missing.push('  JWT_SECRET: must be set in production (signs access tokens; at least 32 characters)');
+  }
+  if (e.ENTRA_TENANT_ID && e.OIDC_ISSUER) {
+    missing.push('  ENTRA_TENANT_ID, OIDC_ISSUER: set one of them, not both (Entra ID or another issuer)');
+  }
+  if ((e.ENTRA_TENANT_ID || e.OIDC_ISSUER) && !(e.DIRECTORY_CLIENT_ID && e.DIRECTORY_CLIENT_SECRET)) {
+    missing.push(
+      '  DIRECTORY_CLIENT_ID, DIRECTORY_CLIENT_SECRET: must be set with ENTRA_TENANT_ID or OIDC_ISSUER ' +
+        "(the app registration's client id and a client secret)",
+    );
+  }
+  if (e.BTALK_ENV === 'production' && !e.ENTRA_TENANT_ID && !e.OIDC_ISSUER) {
+    missing.push(
+      '  ENTRA_TENANT_ID or OIDC_ISSUER: must be set in production (the built-in development directory ' +
+        'never runs there); see "Production directory" in the README',
+    );
+  }
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.BTALK_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: e.DATA_DIR === ':memory:' ? e.DATA_DIR : path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    apiKey: e.API_KEY ?? DEVELOPMENT_API_KEY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
+    features: { analytics: e.ANALYTICS, webPush: e.WEB_PUSH },
+    teamsAppLink: e.TEAMS_APP_LINK ?? null,
+    jwtSecret: e.JWT_SECRET ?? null,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    directory: directoryConfig(e, publicUrl),
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    refreshGraceSeconds: e.REFRESH_GRACE_SECONDS,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    uploads: { maxBytes: e.MAX_UPLOAD_BYTES, maxFiles: e.MAX_UPLOAD_FILES },
+    realtime: {
+      retentionDays: e.REALTIME_RETENTION_DAYS,
+      allowedOrigins: [
+        new URL(publicUrl).origin,
+        ...(e.REALTIME_ALLOWED_ORIGINS ?? '')
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .map((o) => new URL(o).origin),
+      ],
+      heartbeatMs: e.REALTIME_HEARTBEAT_MS,
+      maxBufferedBytes: e.REALTIME_MAX_BUFFERED_BYTES,
+      pollMs: e.REALTIME_POLL_MS,
+    },
+  };
+}
+
+/** The client id of BTalk at the built-in development directory. */
+export const DEVELOPMENT_CLIENT_ID = 'btalk-web';
+
+function directoryConfig(e: z.infer<typeof Env>, publicUrl: string): DirectoryConfig {
+  const redirectUri = `${publicUrl}/aad/callback`;
+  const host = new URL(publicUrl).host;
+  if (e.ENTRA_TENANT_ID) {
+    const clientId = e.DIRECTORY_CLIENT_ID ?? '';
+    return {
+      kind: 'entra',
+      issuer: `https://login.microsoftonline.com/${e.ENTRA_TENANT_ID}/v2.0`,
+      clientId,
+      clientSecret: e.DIRECTORY_CLIENT_SECRET ?? null,
+      redirectUri,
+      apiAudience: e.DIRECTORY_API_AUDIENCE ?? `api://${host}/${clientId}`,
+      graphBase: (e.GRAPH_BASE ?? 'https://graph.microsoft.com/v1.0').replace(/\/+$/, ''),
+      scopes: 'openid profile email offline_access User.Read',
+      graphScope: 'https://graph.microsoft.com/User.Read offline_access',
+      signInMode: e.SIGN_IN_MODE,
+    };
+  }
+  if (e.OIDC_ISSUER) {
+    const clientId = e.DIRECTORY_CLIENT_ID ?? '';
+    return {
+      kind: 'oidc',
+      issuer: e.OIDC_ISSUER.replace(/\/+$/, ''),
+      clientId,
+      clientSecret: e.DIRECTORY_CLIENT_SECRET ?? null,
+      redirectUri,
+      apiAudience: e.DIRECTORY_API_AUDIENCE ?? `api://${host}/${clientId}`,
+      graphBase: e.GRAPH_BASE?.replace(/\/+$/, '') ?? null,
+      scopes: 'openid profile email offline_access',
+      graphScope: 'User.Read offline_access',
+      signInMode: e.SIGN_IN_MODE,
+    };
+  }
+  return {
+    kind: 'development',
+    issuer: `${publicUrl}/directory`,
+    clientId: DEVELOPMENT_CLIENT_ID,
+    clientSecret: null,
+    redirectUri,
+    apiAudience: `api://${host}/${DEVELOPMENT_CLIENT_ID}`,
+    graphBase: `${publicUrl}/directory/graph/v1.0`,
+    scopes: 'openid profile email offline_access User.Read',
+    graphScope: 'User.Read',
+    signInMode: e.SIGN_IN_MODE,
+  };
+}

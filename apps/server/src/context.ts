@@ -1,0 +1,58 @@
+import { hkdfSync } from 'node:crypto';
+import { AccessTokens } from './auth/accessTokens.ts';
+import { DirectoryClient } from './auth/directoryClient.ts';
+import { Sealer } from './auth/seal.ts';
+import { tokenSecret } from './auth/secrets.ts';
+import { CurrentTermsVersion } from './auth/termsGate.ts';
+import type { Config } from './config/index.ts';
+import type { Db } from './db/index.ts';
+import { EventBus } from './events/bus.ts';
+import { createFileStorage, type FileStorage } from './files/storage.ts';
+import { createRoomRegistry, type RoomRegistry } from './realtime/rooms.ts';
+
+/** What every part of the server is given: configuration, storage and services. No global state. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  /** The server's version, from its package.json. */
+  version: string;
+  /** Signs and checks access tokens. */
+  tokens: AccessTokens;
+  /** Signals commits that may have recorded domain events (see commands/transact.ts). */
+  bus: EventBus;
+  /** The current terms of use version, cached for the terms gate (see auth/termsGate.ts). */
+  terms: CurrentTermsVersion;
+  /** BTalk as a client of its directory (sign-in, refresh, on-behalf-of, Graph profile). */
+  directory: DirectoryClient;
+  /** Seals secrets kept in the database (the directory's tokens). */
+  sealer: Sealer;
+  /** The server secret that signs access tokens; other keys are derived from it. */
+  secret: Uint8Array;
+  /** Attachment contents (local folder by default). */
+  files: FileStorage;
+  /** Who may see which realtime rooms, by room kind (realtime/rooms.ts). */
+  rooms: RoomRegistry;
+}
+
+/** Builds the context of a server from its configuration and open database. */
+export function createContext(config: Config, db: Db, version: string): AppContext {
+  const secret = tokenSecret(config);
+  // The development directory registers BTalk with a secret derived from the server's own, so that
+  // both halves agree after a restart without anyone setting one.
+  const clientSecret =
+    config.directory.clientSecret ??
+    Buffer.from(hkdfSync('sha256', secret, 'btalk-directory', 'client-secret', 32)).toString('base64url');
+  return {
+    config,
+    db,
+    version,
+    tokens: new AccessTokens(secret, config.publicUrl, config.accessTokenTtlSeconds),
+    bus: new EventBus(),
+    terms: new CurrentTermsVersion(db.kysely),
+    directory: new DirectoryClient(config.directory, clientSecret),
+    sealer: new Sealer(secret, 'database'),
+    secret,
+    files: createFileStorage(config.dataDir),
+    rooms: createRoomRegistry(),
+  };
+}

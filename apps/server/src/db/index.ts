@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/index.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+import { createSqliteDialect } from './sqlite-dialect.ts';
+
+export type { Database } from './schema.ts';
+
+/** Which engine a database runs on. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** An open database: Kysely, the engine, and how to close it. */
+export interface Db {
+  kysely: Kysely<Database>;
+  kind: DatabaseKind;
+  /** The PostgreSQL schema it works in, when not the default (tests give each run its own). */
+  pgSchema?: string;
+  close(): Promise<void>;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+/** PostgreSQL answers in the same shapes as SQLite: ISO-8601 timestamps, numbers for counts. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (v: string) => new Date(v).toISOString();
+    // bigint counts and sequence numbers stay far below 2^53 in BTalk.
+    if (oid === INT8_OID) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** Options for opening the database. */
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent, SQLite is used. */
+  databaseUrl?: string | undefined;
+  /** Folder of the SQLite file (`btalk.sqlite`), or the file `:memory:`. */
+  dataDir: string;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema?: string;
+  /** Largest number of PostgreSQL connections. */
+  poolSize?: number;
+}
+
+/** Opens the database that the configuration names: PostgreSQL with `DATABASE_URL`, else SQLite. */
+export function openDatabase(options: OpenOptions): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      kysely,
+      kind: 'postgres',
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+      close: () => kysely.destroy(),
+    };
+  }
+  let file = ':memory:';
+  if (options.dataDir !== ':memory:') {
+    mkdirSync(options.dataDir, { recursive: true });
+    file = path.join(options.dataDir, 'btalk.sqlite');
+  }
+  const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file) });
+  return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** Opens the database of a configuration. */
+export function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Db {
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+}
+
+/**
+ * The migrator. On PostgreSQL it is told the schema it works in: without that, Kysely takes its
+ * bookkeeping tables in any other schema of the database (another BTalk, a parallel test run) for
+ * its own, skips creating them, and fails with "relation kysely_migration_lock does not exist".
+ */
+async function migrator(db: Db): Promise<Migrator> {
+  let migrationTableSchema: string | undefined;
+  if (db.kind === 'postgres') {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
+    migrationTableSchema = rows[0]?.schema;
+  }
+  return new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+}
+
+/** Applies every pending migration; throws with the failing migration's name and cause. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await (await migrator(db)).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Readiness: the database answers and every migration is applied. Returns the newest applied one. */
+export async function checkReady(
+  db: Db,
+): Promise<{ ok: boolean; migration: string | null; reason?: string }> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    const all = await (await migrator(db)).getMigrations();
+    const pending = all.filter((m) => !m.executedAt);
+    const applied = all.filter((m) => m.executedAt);
+    const newest = applied.at(-1)?.name ?? null;
+    if (pending.length > 0) {
+      return { ok: false, migration: newest, reason: `${pending.length} migration(s) not applied` };
+    }
+    return { ok: true, migration: newest };
+  } catch (error) {
+    return { ok: false, migration: null, reason: error instanceof Error ? error.message : String(error) };
+  }
+}

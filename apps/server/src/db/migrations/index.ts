@@ -1,0 +1,32 @@
+import type { Migration } from 'kysely';
+import * as createUsers from './20261121120000-create-users.ts';
+import * as createPageViews from './20261121120100-create-page-views.ts';
+import * as createEvents from './20261121120200-create-events.ts';
+import * as createSessions from './20261121130000-create-sessions.ts';
+import * as createDirectoryRecords from './20261121130100-create-directory-records.ts';
+import * as createTerms from './20261121140000-create-terms.ts';
+import * as createAuditLog from './20261121140100-create-audit-log.ts';
+import * as seedDefaultTerms from './20261121140200-seed-default-terms.ts';
+import * as createTopics from './20261121150000-create-topics.ts';
+import * as createSearch from './20261121150100-create-search.ts';
+import * as createEventLogHorizon from './20261121160000-create-event-log-horizon.ts';
+import * as createCallTrees from './20261121170000-create-call-trees.ts';
+
+/**
+ * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
+ * timestamped file and list it here. Names sort in the order they run.
+ */
+export const migrations: Record<string, Migration> = {
+  '20261121120000-create-users': createUsers,
+  '20261121120100-create-page-views': createPageViews,
+  '20261121120200-create-events': createEvents,
+  '20261121130000-create-sessions': createSessions,
+  '20261121130100-create-directory-records': createDirectoryRecords,
+  '20261121140000-create-terms': createTerms,
+  '20261121140100-create-audit-log': createAuditLog,
+  '20261121140200-seed-default-terms': seedDefaultTerms,
+  '20261121150000-create-topics': createTopics,
+  '20261121150100-create-search': createSearch,
+  '20261121160000-create-event-log-horizon': createEventLogHorizon,
+  '20261121170000-create-call-trees': createCallTrees,
+};

@@ -1,0 +1,64 @@
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+
+/** SQLite's parameters are numbers, strings, bigints, buffers or null: convert what JS adds. */
+function toSqlite(value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  if (value === undefined) return null;
+  return value as SQLInputValue;
+}
+
+/** How many prepared statements one connection keeps; the app has a few hundred distinct queries. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Adapts `node:sqlite` to the better-sqlite3-shaped interface of Kysely's SQLite driver. Prepared
+ * statements are kept by their SQL text (least recently used dropped first): Kysely compiles the
+ * same query to the same text, and preparing it again on every call costs more than running it.
+ */
+function adapt(db: DatabaseSync): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => {
+      cache.clear();
+      db.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      const cached = cache.get(sql);
+      if (cached) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const stmt = db.prepare(sql);
+      const statement: SqliteStatement = {
+        // A statement that produces columns returns rows (SELECT, or a write with RETURNING).
+        reader: stmt.columns().length > 0,
+        all: (params) => stmt.all(...params.map(toSqlite)),
+        run: (params) => stmt.run(...params.map(toSqlite)),
+        iterate: (params) => stmt.iterate(...params.map(toSqlite)),
+      };
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
+/**
+ * Opens a SQLite database file (or `:memory:`) with the pragmas BTalk relies on: WAL, full
+ * durability (an acknowledged write survives a kill -9), foreign keys, and a busy timeout.
+ */
+export function createSqliteDialect(filename: string): SqliteDialect {
+  return new SqliteDialect({
+    database: () => {
+      const db = new DatabaseSync(filename);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec('PRAGMA foreign_keys = ON');
+      db.exec('PRAGMA busy_timeout = 5000');
+      return Promise.resolve(adapt(db));
+    },
+  });
+}

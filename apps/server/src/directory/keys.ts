@@ -1,0 +1,29 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { JWK } from 'jose';
+
+/**
+ * The development directory's signing key (RS256) as a private JWK. Kept in DATA_DIR/directory-key.json
+ * (mode 600) so that its tokens stay valid across restarts; in memory when DATA_DIR is `:memory:`.
+ */
+export function directorySigningKey(dataDir: string): JWK {
+  const make = (): JWK => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwk = privateKey.export({ format: 'jwk' }) as JWK;
+    return { ...jwk, alg: 'RS256', use: 'sig', kid: `dev-${Date.now().toString(36)}` };
+  };
+  if (dataDir === ':memory:') return make();
+  const file = path.join(dataDir, 'directory-key.json');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(make()), { mode: 0o600, flag: 'wx' });
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as JWK;
+}
+
+/** The public half of a private JWK, for the JWKS endpoint and for checking tokens. */
+export function publicJwk(jwk: JWK): JWK {
+  const { kty, n, e, alg, use, kid } = jwk;
+  return { kty, n, e, alg, use, kid } as JWK;
+}

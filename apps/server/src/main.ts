@@ -1,0 +1,73 @@
+import { buildApp } from './app.ts';
+import { EscalationScheduler } from './calltree/escalation.ts';
+import { ConfigError, loadConfig } from './config/index.ts';
+import { createContext } from './context.ts';
+import { migrateToLatest, openConfiguredDatabase } from './db/index.ts';
+import { seedDevelopment } from './directory/seedDevelopment.ts';
+import { serverVersion } from './version.ts';
+
+/** Largest time a SIGTERM may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 4000;
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const db = openConfiguredDatabase(config);
+  const applied = await migrateToLatest(db);
+  const ctx = createContext(config, db, serverVersion);
+  const app = await buildApp(ctx);
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
+  if (config.env === 'development' && config.directory.kind === 'development') {
+    const seeded = await seedDevelopment(ctx);
+    app.log.info(seeded, 'development directory people and example topics are in place');
+  }
+  // Call-tree escalations: every instance runs the scheduler; a lease row lets one at a time work.
+  const escalations = new EscalationScheduler({
+    db: db.kysely,
+    bus: ctx.bus,
+    onError: (error) => app.log.error({ err: error }, 'call-tree escalation run failed; retrying'),
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    escalations
+      .stop()
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  escalations.start();
+  app.log.info(
+    { database: db.kind, url: config.publicUrl },
+    `BTalk ${serverVersion} is running at ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import type { TopicAbilities } from '@btalk/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { TopicMemberRow, TopicRow, UserRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+
+/**
+ * Who may see and do what with a topic, in one place. The rules:
+ * - an organisation-wide topic is seen by everyone signed in; a members-only topic only by its
+ *   members (not even admins: its existence does not leak, every route answers 404);
+ * - owners and admins edit, archive and unarchive it; owners and admins manage members;
+ * - whoever sees a topic that is not archived may post, comment and react in it;
+ * - owners pin posts; members leave (the last owner cannot); anyone follows organisation-wide topics.
+ */
+export interface TopicAccess {
+  topic: TopicRow;
+  /** The person's membership, or null. */
+  membership: TopicMemberRow | null;
+}
+
+/** The person a policy asks about: their id and role are all the rules need. */
+export type Viewer = Pick<UserRow, 'id' | 'role'>;
+
+/** Whether the person may see a topic, given their membership (null when none). */
+export function canSee(topic: Pick<TopicRow, 'visibility'>, membership: TopicMemberRow | null): boolean {
+  return topic.visibility === 'organisation' || membership !== null;
+}
+
+/** Restricts a query that has `topics` in it to the topics a person may see. */
+export function visibleTo(userId: string) {
+  return sql<boolean>`(topics.visibility = 'organisation' or exists (select 1 from topic_members vm
+    where vm.topic_id = topics.id and vm.user_id = ${userId}))`;
+}
+
+/** Loads a topic and the person's membership; null when it does not exist or the person may not see it. */
+export async function loadTopicAccess(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  topicId: string,
+): Promise<TopicAccess | null> {
+  const topic = await db.selectFrom('topics').selectAll().where('id', '=', topicId).executeTakeFirst();
+  if (!topic) return null;
+  const membership =
+    (await db
+      .selectFrom('topic_members')
+      .selectAll()
+      .where('topic_id', '=', topicId)
+      .where('user_id', '=', viewer.id)
+      .executeTakeFirst()) ?? null;
+  return canSee(topic, membership) ? { topic, membership } : null;
+}
+
+/** The topic the person may see, or a 404 that does not tell whether it exists. */
+export async function requireVisibleTopic(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  topicId: string,
+): Promise<TopicAccess> {
+  const access = await loadTopicAccess(db, viewer, topicId);
+  if (!access) throw new AppError('notFound', 'No such topic, or it is only for its members.');
+  return access;
+}
+
+/** Whether a person may see a topic (for realtime room access). */
+export async function canSeeTopic(db: Kysely<Database>, viewer: Viewer, topicId: string): Promise<boolean> {
+  return (await loadTopicAccess(db, viewer, topicId)) !== null;
+}
+
+/** The ids of every topic a person may see (for realtime room access). */
+export async function visibleTopicIds(db: Kysely<Database>, viewer: Viewer): Promise<string[]> {
+  const rows = await db.selectFrom('topics').select('topics.id').where(visibleTo(viewer.id)).execute();
+  return rows.map((r) => r.id);
+}
+
+/** What a person may do with a topic they can see. */
+export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicAbilities {
+  const { topic, membership } = access;
+  const open = topic.archived_at === null;
+  const owner = membership?.role === 'owner';
+  const admin = viewer.role === 'admin';
+  return {
+    edit: (owner || admin) && open,
+    archive: owner || admin,
+    manageMembers: (owner || admin) && open,
+    post: open && canSee(topic, membership),
+    pin: owner && open,
+    leave: membership !== null,
+    follow: topic.visibility === 'organisation',
+  };
+}
+
+/** Throws 403 with the given reason unless the rule allows it. */
+export function authorize(allowed: boolean, reason: string): void {
+  if (!allowed) throw new AppError('forbidden', reason);
+}

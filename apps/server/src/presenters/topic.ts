@@ -1,0 +1,106 @@
+import type { Topic, TopicBase } from '@btalk/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { TopicRow } from '../db/schema.ts';
+import { topicAbilities, type Viewer } from '../policies/topic.ts';
+
+/**
+ * Topics with what the presenters need: the creator, and the viewer's membership, follow, read
+ * marker and unread count (posts by others after the marker, not deleted).
+ */
+export function selectTopics(db: Kysely<Database>, viewerId: string) {
+  return db
+    .selectFrom('topics')
+    .innerJoin('users as creator', 'creator.id', 'topics.creator_id')
+    .leftJoin('topic_members as me', (j) =>
+      j.onRef('me.topic_id', '=', 'topics.id').on('me.user_id', '=', viewerId),
+    )
+    .leftJoin('topic_follows as f', (j) =>
+      j.onRef('f.topic_id', '=', 'topics.id').on('f.user_id', '=', viewerId),
+    )
+    .leftJoin('read_states as rs', (j) =>
+      j.onRef('rs.topic_id', '=', 'topics.id').on('rs.user_id', '=', viewerId),
+    )
+    .selectAll('topics')
+    .select((eb) => [
+      'creator.display_name as creator_name',
+      'creator.email as creator_email',
+      'creator.department as creator_department',
+      'me.role as my_role',
+      'me.created_at as my_since',
+      'f.user_id as followed_by',
+      'rs.last_read_number as last_read_number',
+      eb
+        .selectFrom('posts as up')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('up.topic_id', '=', 'topics.id')
+        .where('up.deleted_at', 'is', null)
+        .where('up.author_id', '!=', viewerId)
+        .where((w) => w('up.number', '>', w.fn.coalesce('rs.last_read_number', w.lit(0))))
+        .as('unread_count'),
+    ]);
+}
+
+/** A row of `selectTopics`. */
+export type TopicViewRow = Awaited<ReturnType<ReturnType<typeof selectTopics>['executeTakeFirstOrThrow']>>;
+
+/** The parts of a topic that everyone sees (also the realtime payload). */
+export function presentTopicBase(row: TopicViewRow): TopicBase {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    visibility: row.visibility,
+    coverColor: row.cover_color,
+    coverEmoji: row.cover_emoji,
+    creator: {
+      id: row.creator_id,
+      displayName: row.creator_name,
+      email: row.creator_email,
+      department: row.creator_department,
+    },
+    archivedAt: row.archived_at,
+    memberCount: Number(row.member_count),
+    postCount: Number(row.post_count),
+    lastActivityAt: row.last_activity_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The topic row of a view row (for the policies). */
+export function topicRowOf(row: TopicViewRow): TopicRow {
+  const {
+    creator_name: _n,
+    creator_email: _e,
+    creator_department: _d,
+    my_role: _r,
+    my_since: _s,
+    followed_by: _f,
+    last_read_number: _l,
+    unread_count: _u,
+    ...topic
+  } = row;
+  return topic;
+}
+
+/** A topic as the viewer sees it, with their membership, reading and abilities. */
+export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
+  const membership = row.my_role
+    ? {
+        topic_id: row.id,
+        user_id: viewer.id,
+        role: row.my_role,
+        added_by: null,
+        created_at: row.my_since ?? '',
+      }
+    : null;
+  return {
+    ...presentTopicBase(row),
+    myRole: row.my_role,
+    following: membership !== null || row.followed_by !== null,
+    unreadCount: Number(row.unread_count ?? 0),
+    lastReadNumber: Number(row.last_read_number ?? 0),
+    abilities: topicAbilities(viewer, { topic: topicRowOf(row), membership }),
+  };
+}

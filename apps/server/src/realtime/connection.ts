@@ -1,0 +1,160 @@
+import type { ServerMessage } from '@btalk/contracts';
+import { RealtimeCloseCode } from '@btalk/contracts';
+import type { WebSocket } from 'ws';
+import type { AccessClaims } from '../auth/accessTokens.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { DomainEventRecord } from '../events/eventLog.ts';
+
+/** Live events a connection holds while it catches up; more than this and it is a slow consumer. */
+const MAX_QUEUED_EVENTS = 20_000;
+
+/** How long a closing socket may take to finish its close handshake before it is cut. */
+const CLOSE_GRACE_MS = 5000;
+
+/** A domain event together with its wire text, serialised once for every connection. */
+export interface OutgoingEvent {
+  event: DomainEventRecord;
+  text: string;
+}
+
+/** The wire text of an event message: built once per event and sent to every subscriber as is. */
+export function eventText(event: DomainEventRecord): string {
+  const message: ServerMessage = {
+    type: 'event',
+    seq: event.seq,
+    room: event.room,
+    name: event.type,
+    payload: event.payload,
+    actorId: event.actorId,
+    createdAt: event.createdAt,
+  };
+  return JSON.stringify(message);
+}
+
+/**
+ * One signed-in WebSocket. Events reach it in `seq` order, each once: while it catches up
+ * (replay after `hello`, or re-evaluating its rooms after an access change) live events wait in a
+ * queue, and anything at or below the last sent `seq` is dropped.
+ */
+export class Connection {
+  readonly socket: WebSocket;
+  user: UserRow;
+  claims: AccessClaims;
+  /** The rooms this connection receives (what the person may see). */
+  rooms = new Set<string>();
+  /** The greatest `seq` sent on this socket. */
+  sentSeq = 0;
+  /** Answered the last heartbeat ping. */
+  alive = true;
+  closed = false;
+  #queue: OutgoingEvent[] | null = null;
+  #ops: Promise<void> = Promise.resolve();
+  #pendingOps = 0;
+  readonly #maxBufferedBytes: number;
+  readonly #onFailure: (error: unknown) => void;
+
+  constructor(
+    socket: WebSocket,
+    user: UserRow,
+    claims: AccessClaims,
+    maxBufferedBytes: number,
+    onFailure: (error: unknown) => void,
+  ) {
+    this.socket = socket;
+    this.user = user;
+    this.claims = claims;
+    this.#maxBufferedBytes = maxBufferedBytes;
+    this.#onFailure = onFailure;
+  }
+
+  /** Not catching up: every event the hub fanned out in this connection's rooms has been sent. */
+  get idle(): boolean {
+    return this.#queue === null;
+  }
+
+  /** A live event from the hub: sent now, or queued while the connection catches up. */
+  deliver(item: OutgoingEvent): void {
+    if (this.closed) return;
+    if (this.#queue) {
+      if (this.#queue.length >= MAX_QUEUED_EVENTS) {
+        this.close(RealtimeCloseCode.slowConsumer, 'slow consumer: too many events waiting; reconnect');
+        return;
+      }
+      this.#queue.push(item);
+      return;
+    }
+    this.sendEvent(item);
+  }
+
+  /** Sends an event unless it was already sent (replay and live may both hold it). */
+  sendEvent(item: OutgoingEvent): void {
+    if (this.closed || item.event.seq <= this.sentSeq) return;
+    this.sentSeq = item.event.seq;
+    this.#write(item.text);
+  }
+
+  /** Sends a message that is not a domain event (ready, pong, volatile...). */
+  send(message: ServerMessage): void {
+    if (!this.closed) this.#write(JSON.stringify(message));
+  }
+
+  /** Sends text already serialised (a volatile message shared by many sockets). */
+  sendText(text: string): void {
+    if (!this.closed) this.#write(text);
+  }
+
+  /**
+   * Runs `op` after any earlier one, holding live events in the queue from now until the last
+   * pending op has finished; then sends what waited, in order, only from rooms still followed.
+   * Starting the queue synchronously is what keeps an event after an access change from slipping
+   * out before the change is applied.
+   */
+  runExclusive(op: () => Promise<void>): void {
+    this.#queue ??= [];
+    this.#pendingOps += 1;
+    this.#ops = this.#ops
+      .then(() => (this.closed ? undefined : op()))
+      .catch((error: unknown) => this.#onFailure(error))
+      .finally(() => {
+        this.#pendingOps -= 1;
+        if (this.#pendingOps === 0) this.#flush();
+      });
+  }
+
+  /** Adds replayed events to what waits in the queue (only during `runExclusive`). */
+  enqueueReplay(items: OutgoingEvent[]): void {
+    this.#queue?.push(...items);
+  }
+
+  #flush(): void {
+    const queued = this.#queue ?? [];
+    this.#queue = null;
+    queued.sort((a, b) => a.event.seq - b.event.seq);
+    for (const item of queued) {
+      if (this.rooms.has(item.event.room)) this.sendEvent(item);
+    }
+  }
+
+  #write(text: string): void {
+    this.socket.send(text);
+    if (this.socket.bufferedAmount > this.#maxBufferedBytes) {
+      this.close(
+        RealtimeCloseCode.slowConsumer,
+        'slow consumer: the client did not read fast enough; reconnect to resume',
+      );
+    }
+  }
+
+  /** Closes with a code and reason; cuts the socket if the close handshake does not finish. */
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#queue = null;
+    try {
+      this.socket.close(code, reason.slice(0, 120));
+    } catch {
+      this.socket.terminate();
+    }
+    setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
+  }
+}

@@ -1,0 +1,459 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  AccessEventName,
+  ClientMessage,
+  HelloMessage,
+  RealtimeCloseCode,
+  type VolatileMessage,
+} from '@btalk/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { assertStillSignedIn, personForAccessToken } from '../auth/authenticate.ts';
+import { hasAcceptedCurrentTerms } from '../auth/termsGate.ts';
+import type { AppContext } from '../context.ts';
+import type { DomainEventRecord } from '../events/eventLog.ts';
+import { AppError } from '../http/errors.ts';
+import { Connection, eventText, type OutgoingEvent } from './connection.ts';
+import {
+  countEventsBetween,
+  eventsAfter,
+  eventsBetween,
+  headSeq,
+  prunedThrough,
+  pruneEvents,
+} from './log.ts';
+import { type ClusterSignal, LocalSignal, RedisSignal } from './signal.ts';
+import { VolatileRelay } from './volatile.ts';
+
+/** Events read from the log per query. */
+const PAGE = 500;
+/** A client further behind than this in its rooms refetches instead of replaying. */
+export const MAX_REPLAY_EVENTS = 5000;
+/** How often retention runs. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The realtime stream of one server instance. It reads new events from the log once per wake-up
+ * (a local commit, another instance's Redis signal, or the poll) for all connections, and fans each
+ * out, serialised once, to the sockets that follow its room.
+ */
+export class RealtimeHub {
+  readonly #ctx: AppContext;
+  readonly #log: FastifyBaseLogger;
+  readonly #signal: ClusterSignal;
+  readonly #volatile: VolatileRelay;
+  readonly #rooms = new Map<string, Set<Connection>>();
+  readonly #connections = new Set<Connection>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  #unsubscribeBus: () => void = () => {};
+  /** The greatest `seq` read from the log and fanned out. */
+  position = 0;
+  #reading = false;
+  #headKnown = false;
+  #wakeAgain = false;
+  #stopped = false;
+
+  constructor(ctx: AppContext, log: FastifyBaseLogger) {
+    this.#ctx = ctx;
+    this.#log = log;
+    this.#signal = ctx.config.redisUrl ? new RedisSignal(ctx.config.redisUrl, log) : new LocalSignal();
+    this.#volatile = new VolatileRelay({
+      subscribers: (room) => this.#rooms.get(room) ?? [],
+      publish: (message) => this.#signal.publishVolatile(message),
+    });
+  }
+
+  /** Starts from the log's head: a new instance owes nothing to connections it does not have yet. */
+  async start(): Promise<void> {
+    const { config } = this.#ctx;
+    // A database that is not reachable (or not migrated) yet must not stop the server from starting:
+    // the first successful read finds the head instead.
+    await this.#findHead().catch((error: unknown) =>
+      this.#log.warn({ err: error }, 'realtime: the event log is not readable yet; retrying'),
+    );
+    this.#unsubscribeBus = this.#ctx.bus.onCommitted(() => {
+      this.wake();
+      this.#signal.publishCommitted();
+    });
+    this.#signal.onCommitted(() => this.wake());
+    this.#signal.onVolatile((message: VolatileMessage) => this.#volatile.fromElsewhere(message));
+    this.#timers.push(
+      setInterval(() => this.wake(), config.realtime.pollMs),
+      setInterval(() => this.#heartbeat(), config.realtime.heartbeatMs),
+      setInterval(() => void this.prune(), PRUNE_EVERY_MS),
+    );
+    for (const timer of this.#timers) timer.unref();
+    void this.prune();
+  }
+
+  async #findHead(): Promise<void> {
+    this.position = await headSeq(this.#ctx.db.kysely);
+    this.#headKnown = true;
+  }
+
+  /** Number of signed-in sockets on this instance. */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /** Deletes events past retention (any instance may; it is idempotent). */
+  async prune(nowMs = Date.now()): Promise<number> {
+    try {
+      return await pruneEvents(this.#ctx.db.kysely, this.#ctx.config.realtime.retentionDays, nowMs);
+    } catch (error) {
+      if (!this.#stopped) this.#log.warn({ err: error }, 'realtime: pruning the event log failed');
+      return 0;
+    }
+  }
+
+  /** Reads the log now (coalesced: one reader at a time, and once more if woken meanwhile). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#reading) {
+      this.#wakeAgain = true;
+      return;
+    }
+    this.#reading = true;
+    void this.#read().finally(() => {
+      this.#reading = false;
+    });
+  }
+
+  async #read(): Promise<void> {
+    do {
+      this.#wakeAgain = false;
+      let events: DomainEventRecord[];
+      try {
+        if (!this.#headKnown) await this.#findHead();
+        do {
+          events = await eventsAfter(this.#ctx.db.kysely, this.position, PAGE);
+          for (const event of events) this.#dispatch(event);
+        } while (events.length === PAGE && !this.#stopped);
+      } catch (error) {
+        // The next commit or poll tries again from the same position: nothing is skipped.
+        if (!this.#stopped) this.#log.warn({ err: error }, 'realtime: reading the event log failed');
+        return;
+      }
+    } while (this.#wakeAgain && !this.#stopped);
+  }
+
+  #dispatch(event: DomainEventRecord): void {
+    this.position = event.seq;
+    const subscribers = this.#rooms.get(event.room);
+    if (subscribers && subscribers.size > 0) {
+      const item: OutgoingEvent = { event, text: eventText(event) };
+      for (const connection of subscribers) connection.deliver(item);
+    }
+    const scope = this.#ctx.rooms.accessChangedBy(event);
+    if (scope === 'everyone') {
+      for (const connection of this.#connections) this.#reevaluate(connection, event);
+    } else if (scope === 'audience' && subscribers) {
+      for (const connection of [...subscribers]) this.#reevaluate(connection, event);
+    }
+  }
+
+  /** Re-checks a connection's person and rooms after `event`; events after it wait meanwhile. */
+  #reevaluate(connection: Connection, event: DomainEventRecord): void {
+    connection.runExclusive(async () => {
+      const user = await this.#ctx.db.kysely
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', connection.user.id)
+        .executeTakeFirst();
+      try {
+        assertStillSignedIn(user, connection.claims);
+      } catch (error) {
+        this.#closeUnauthenticated(connection, error);
+        return;
+      }
+      const payload = event.payload as { sessionId?: unknown } | null;
+      if (
+        event.type === AccessEventName.sessionEnded &&
+        event.room === `user:${user.id}` &&
+        payload?.sessionId === connection.claims.sid
+      ) {
+        connection.close(RealtimeCloseCode.unauthenticated, 'session ended: sign in again');
+        return;
+      }
+      connection.user = user;
+      const before = connection.rooms;
+      const rooms = await this.#ctx.rooms.visibleRooms(this.#ctx.db.kysely, user);
+      const added = [...rooms].filter((r) => !before.has(r));
+      this.#setRooms(connection, rooms);
+      // Events of newly visible rooms that went by while we looked: replay them (up to what the hub
+      // has fanned out; later ones arrive live through the queue).
+      const upto = this.position;
+      let after = event.seq;
+      for (;;) {
+        const page = await eventsBetween(this.#ctx.db.kysely, added, after, upto, PAGE);
+        connection.enqueueReplay(page.map((e) => ({ event: e, text: eventText(e) })));
+        if (page.length < PAGE) break;
+        after = page.at(-1)!.seq;
+      }
+    });
+  }
+
+  #setRooms(connection: Connection, rooms: Set<string>): void {
+    for (const room of connection.rooms) {
+      if (!rooms.has(room)) this.#rooms.get(room)?.delete(connection);
+    }
+    this.#volatile.forget(connection, rooms);
+    for (const room of rooms) {
+      let set = this.#rooms.get(room);
+      if (!set) {
+        set = new Set();
+        this.#rooms.set(room, set);
+      }
+      set.add(connection);
+    }
+    for (const room of connection.rooms) {
+      if (!rooms.has(room) && this.#rooms.get(room)?.size === 0) this.#rooms.delete(room);
+    }
+    connection.rooms = rooms;
+  }
+
+  #closeUnauthenticated(connection: Connection, error: unknown): void {
+    const reason = error instanceof AppError ? error.message : 'not signed in';
+    connection.close(RealtimeCloseCode.unauthenticated, reason);
+  }
+
+  /** Takes a new socket: waits for `hello`, then streams. */
+  accept(socket: WebSocket): void {
+    if (this.#stopped) {
+      socket.close(RealtimeCloseCode.goingAway, 'server is shutting down; reconnect');
+      return;
+    }
+    let connection: Connection | null = null;
+    let helloSeen = false;
+    let expiry: NodeJS.Timeout | undefined;
+    const helloDeadline = setTimeout(() => {
+      socket.close(
+        RealtimeCloseCode.badHello,
+        'send {"type":"hello",...} first, within the heartbeat interval',
+      );
+    }, this.#ctx.config.realtime.heartbeatMs);
+    helloDeadline.unref();
+
+    const armExpiry = (c: Connection) => {
+      clearTimeout(expiry);
+      expiry = setTimeout(
+        () =>
+          c.close(
+            RealtimeCloseCode.unauthenticated,
+            'access token expired: send {"type":"token"} with a fresh one before expiry, or reconnect',
+          ),
+        Math.max(0, c.claims.exp * 1000 - Date.now()),
+      );
+      expiry.unref();
+    };
+
+    socket.on('pong', () => {
+      if (connection) connection.alive = true;
+    });
+    socket.on('close', () => {
+      clearTimeout(helloDeadline);
+      clearTimeout(expiry);
+      if (connection) this.#remove(connection);
+    });
+    socket.on('error', () => {
+      // The 'close' event follows; nothing else to do for a broken socket.
+    });
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      let parsed: unknown;
+      try {
+        parsed = isBinary ? undefined : JSON.parse(data.toString());
+      } catch {
+        parsed = undefined;
+      }
+      if (!helloSeen) {
+        helloSeen = true;
+        clearTimeout(helloDeadline);
+        const hello = HelloMessage.safeParse(parsed);
+        if (!hello.success) {
+          socket.close(
+            RealtimeCloseCode.badHello,
+            'the first message must be {"type":"hello","token","apiKey","lastSeq"}',
+          );
+          return;
+        }
+        void this.#hello(socket, hello.data).then((c) => {
+          connection = c;
+          if (c) armExpiry(c);
+        });
+        return;
+      }
+      if (!connection) return; // Still authenticating: a well-behaved client waits for `ready`.
+      const message = ClientMessage.safeParse(parsed);
+      if (!message.success) {
+        connection.send({
+          type: 'error',
+          reason: 'badMessage',
+          message: 'not a realtime client message (see contracts realtime.ts)',
+        });
+        return;
+      }
+      const c = connection;
+      const m = message.data;
+      switch (m.type) {
+        case 'ping':
+          // Only claim what this connection has been sent or will never need.
+          c.send({ type: 'pong', seq: Math.max(c.sentSeq, c.idle ? this.position : 0) });
+          break;
+        case 'token':
+          void this.#refreshToken(c, m.token).then((ok) => {
+            if (ok) armExpiry(c);
+          });
+          break;
+        case 'typing':
+        case 'presence':
+          if (!c.rooms.has(m.room)) {
+            c.send({ type: 'error', reason: 'forbiddenRoom', message: `You do not follow ${m.room}.` });
+          } else if (m.type === 'typing') this.#volatile.typing(c, m);
+          else this.#volatile.presence(c, m);
+          break;
+        case 'hello':
+          c.send({ type: 'error', reason: 'badMessage', message: 'hello is only the first message' });
+          break;
+      }
+    });
+  }
+
+  async #hello(socket: WebSocket, hello: HelloMessage): Promise<Connection | null> {
+    if (!sameKey(hello.apiKey, this.#ctx.config.apiKey)) {
+      socket.close(RealtimeCloseCode.unauthenticated, "apiKey is not this server's client key");
+      return null;
+    }
+    let person: Awaited<ReturnType<typeof personForAccessToken>>;
+    try {
+      person = await personForAccessToken(this.#ctx, hello.token);
+    } catch (error) {
+      if (error instanceof AppError) socket.close(RealtimeCloseCode.unauthenticated, error.message);
+      else {
+        // Not the client's fault (e.g. the database is away): it should simply reconnect.
+        this.#log.error({ err: error }, 'realtime: checking a token failed');
+        socket.close(1011, 'the server could not check the token; reconnect');
+      }
+      return null;
+    }
+    // No data before the terms are accepted, over the socket as over HTTP.
+    if (!(await hasAcceptedCurrentTerms(this.#ctx.terms, person.user))) {
+      socket.close(RealtimeCloseCode.termsNotAccepted, 'accept the current terms of use first');
+      return null;
+    }
+    if (socket.readyState !== socket.OPEN || this.#stopped) return null;
+    if (!this.#headKnown) {
+      socket.close(1011, 'the server cannot read its event log yet; reconnect');
+      return null;
+    }
+    const connection = new Connection(
+      socket,
+      person.user,
+      person.claims,
+      this.#ctx.config.realtime.maxBufferedBytes,
+      (error) => {
+        this.#log.error({ err: error }, 'realtime: a connection failed');
+        connection.close(1011, 'server error; reconnect');
+      },
+    );
+    this.#connections.add(connection);
+    connection.runExclusive(async () => {
+      const db = this.#ctx.db.kysely;
+      const rooms = await this.#ctx.rooms.visibleRooms(db, connection.user);
+      this.#setRooms(connection, rooms);
+      // From here on live events queue up on the connection; the replay covers up to `start`.
+      const start = this.position;
+      const last = hello.lastSeq;
+      const resync = (reason: 'retention' | 'tooFarBehind' | 'unknownSeq') => {
+        connection.sentSeq = start;
+        connection.send({ type: 'resync', reason, seq: start });
+      };
+      if (last === null) {
+        connection.sentSeq = start;
+      } else if (last < (await prunedThrough(db))) {
+        resync('retention');
+      } else if (last > start && last > (await headSeq(db))) {
+        resync('unknownSeq');
+      } else if (
+        (await countEventsBetween(db, [...rooms], last, start, MAX_REPLAY_EVENTS + 1)) > MAX_REPLAY_EVENTS
+      ) {
+        resync('tooFarBehind');
+      } else {
+        connection.sentSeq = last;
+        let after = last;
+        for (;;) {
+          const page = await eventsBetween(db, [...rooms], after, start, PAGE);
+          for (const event of page) connection.sendEvent({ event, text: eventText(event) });
+          if (page.length < PAGE || connection.closed) break;
+          after = page.at(-1)!.seq;
+        }
+        // Nothing in these rooms up to `start` is left unsent.
+        connection.sentSeq = Math.max(connection.sentSeq, start);
+      }
+      connection.send({ type: 'ready', seq: connection.sentSeq, userId: connection.user.id });
+    });
+    return connection;
+  }
+
+  async #refreshToken(connection: Connection, token: string): Promise<boolean> {
+    try {
+      const { user, claims } = await personForAccessToken(this.#ctx, token);
+      if (user.id !== connection.user.id) {
+        connection.send({
+          type: 'error',
+          reason: 'badToken',
+          message: 'The token belongs to another person: open a new connection to switch people.',
+        });
+        return false;
+      }
+      connection.claims = claims;
+      connection.user = user;
+      connection.send({ type: 'tokenAccepted', expiresAt: new Date(claims.exp * 1000).toISOString() });
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      connection.send({ type: 'error', reason: 'badToken', message: error.message });
+      return false;
+    }
+  }
+
+  #heartbeat(): void {
+    for (const connection of this.#connections) {
+      if (!connection.alive) {
+        // No pong since the last ping: the peer is gone; a close frame would never arrive.
+        connection.closed = true;
+        connection.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }
+
+  #remove(connection: Connection): void {
+    connection.closed = true;
+    this.#connections.delete(connection);
+    this.#volatile.forget(connection);
+    for (const room of connection.rooms) {
+      const set = this.#rooms.get(room);
+      set?.delete(connection);
+      if (set?.size === 0) this.#rooms.delete(room);
+    }
+  }
+
+  /** Stops reading and closes every socket with "going away", so clients reconnect elsewhere. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribeBus();
+    for (const timer of this.#timers) clearInterval(timer);
+    for (const connection of this.#connections) {
+      connection.close(RealtimeCloseCode.goingAway, 'server is shutting down; reconnect');
+    }
+    await this.#signal.close();
+  }
+}

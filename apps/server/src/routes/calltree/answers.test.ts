@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { buildOrg, headersFor, type Org } from '../../test/calltree.ts';
+import { describeEachDatabase } from '../../test/db.ts';
+import { useTestServer } from '../../test/server.ts';
+import { type SignedIn, signedIn } from '../../test/session.ts';
+
+describeEachDatabase('call-tree answers API', (kind) => {
+  const server = useTestServer(kind);
+  let admin: SignedIn;
+  let stranger: SignedIn;
+  let org: Org;
+  let treeId: string;
+  let h: Record<keyof Org, { authorization: string }>;
+
+  const req = (method: 'GET' | 'POST', url: string, headers = {}, payload?: object) =>
+    server.request({ method, url, headers, ...(payload ? { payload } : {}) });
+  const newEvent = async () =>
+    (
+      await req('POST', `/api/calltree/trees/${treeId}/events`, admin.headers, {
+        title: 'Outage',
+        message: 'Power is out in building A.',
+        kind: 'real',
+      })
+    ).json().data as { id: string; startedAt: string };
+  const answer = (headers: object, eventId: string, body: object) =>
+    req('POST', `/api/calltree/events/${eventId}/answers`, headers, { id: randomUUID(), ...body });
+  const person = async (eventId: string, personId: string) =>
+    (await req('GET', `/api/calltree/events/${eventId}/people/${personId}`, admin.headers)).json().data;
+
+  beforeAll(async () => {
+    admin = await signedIn(server, { role: 'admin' });
+    stranger = await signedIn(server);
+    org = await buildOrg(server);
+    h = Object.fromEntries(
+      await Promise.all(Object.entries(org).map(async ([k, u]) => [k, await headersFor(server, u)])),
+    ) as typeof h;
+    treeId = (
+      await req('POST', '/api/calltree/trees', admin.headers, { name: 'Head office', rootUserId: org.ceo.id })
+    ).json().data.tree.id;
+  });
+
+  it('401 without a session, 404 to strangers, 403 to people who are not the person or above them', async () => {
+    const event = await newEvent();
+    expect((await answer({}, event.id, { optionId: 'safe' })).statusCode).toBe(401);
+    expect((await answer(stranger.headers, event.id, { optionId: 'safe' })).statusCode).toBe(404);
+    expect((await answer(admin.headers, event.id, { optionId: 'safe' })).statusCode).toBe(404);
+    // A peer, and a manager of another branch, may not answer for c1.
+    const peer = await answer(h.c2, event.id, { optionId: 'safe', personId: org.c1.id, reachedVia: 'phone' });
+    expect(peer.statusCode).toBe(403);
+    const other = await answer(h.a2, event.id, {
+      optionId: 'safe',
+      personId: org.c1.id,
+      reachedVia: 'phone',
+    });
+    expect(other.statusCode).toBe(403);
+    // Nor may a report answer for their manager.
+    const up = await answer(h.c1, event.id, { optionId: 'safe', personId: org.b1.id, reachedVia: 'phone' });
+    expect(up.statusCode).toBe(403);
+    expect((await answer(h.c1, event.id, { optionId: 'safe', personId: stranger.user.id })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('refuses bad input, naming the field', async () => {
+    const event = await newEvent();
+    const cases: [object, string][] = [
+      [{ optionId: 'maybe' }, 'body.optionId'],
+      [{ optionId: 'safe', id: 'short' }, 'body.id'],
+      [{ optionId: 'safe', answeredAt: 'yesterday' }, 'body.answeredAt'],
+      [{ optionId: 'safe', answeredAt: new Date(Date.now() + 3_600_000).toISOString() }, 'body.answeredAt'],
+      [
+        { optionId: 'safe', answeredAt: new Date(Date.parse(event.startedAt) - 60_000).toISOString() },
+        'body.answeredAt',
+      ],
+      [{ optionId: 'safe', note: 'x'.repeat(1001) }, 'body.note'],
+      [{ optionId: 'safe', personId: org.c1.id }, 'body.reachedVia'],
+      [{ optionId: 'safe', personId: org.c1.id, reachedVia: 'pigeon' }, 'body.reachedVia'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await answer(h.b1, event.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().details[0].field).toBe(field);
+    }
+  });
+
+  it('is idempotent by the client-made id, and refuses the id for a different answer', async () => {
+    const event = await newEvent();
+    const id = randomUUID();
+    const first = await answer(h.c1, event.id, {
+      id,
+      optionId: 'safe',
+      note: 'At home',
+      location: 'Nonthaburi',
+    });
+    const again = await answer(h.c1, event.id, {
+      id,
+      optionId: 'safe',
+      note: 'At home',
+      location: 'Nonthaburi',
+    });
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.id).toBe(first.json().data.id);
+    expect(first.json().data).toMatchObject({
+      clientId: id,
+      personId: org.c1.id,
+      status: 'safe',
+      note: 'At home',
+      location: 'Nonthaburi',
+      onBehalf: false,
+      current: true,
+    });
+    const reused = await answer(h.c2, event.id, { id, optionId: 'safe' });
+    expect(reused.statusCode).toBe(409);
+    // Concurrent retries of one answer record it once.
+    const racing = randomUUID();
+    const results = await Promise.all(
+      [1, 2, 3].map(() => answer(h.c2, event.id, { id: racing, optionId: 'need_help' })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.json().data.id)).size).toBe(1);
+    expect((await person(event.id, org.c2.id)).answers).toHaveLength(1);
+    const totals = (await req('GET', `/api/calltree/events/${event.id}`, admin.headers)).json().data.totals;
+    expect(totals).toEqual({ total: 9, safe: 1, needHelp: 1, noAnswer: 7 });
+  });
+
+  it('keeps every change; a manager answers on behalf of a silent report; the person’s own later answer wins', async () => {
+    const event = await newEvent();
+    // a1 is two levels above c1 in the snapshot.
+    const behalf = await answer(h.a1, event.id, {
+      optionId: 'need_help',
+      personId: org.c1.id,
+      reachedVia: 'phone',
+      note: 'Called: trapped in the lift',
+    });
+    expect(behalf.statusCode).toBe(200);
+    expect(behalf.json().data).toMatchObject({
+      onBehalf: true,
+      reachedVia: 'phone',
+      answeredById: org.a1.id,
+    });
+    let c1 = await person(event.id, org.c1.id);
+    expect(c1.person).toMatchObject({
+      status: 'need_help',
+      onBehalf: true,
+      answeredByName: org.a1.display_name,
+    });
+    const audited = await server.ctx.db.kysely
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'callevent.answered_on_behalf')
+      .where('target', '=', `callevent:${event.id}`)
+      .execute();
+    expect(audited).toHaveLength(1);
+    expect(audited[0]!.actor_id).toBe(org.a1.id);
+    expect(JSON.parse(audited[0]!.details)).toMatchObject({ personId: org.c1.id, reachedVia: 'phone' });
+
+    const own = await answer(h.c1, event.id, { optionId: 'safe', note: 'Out now' });
+    expect(own.json().data.current).toBe(true);
+    const second = await answer(h.c1, event.id, { optionId: 'need_help', note: 'Feeling faint' });
+    expect(second.json().data.current).toBe(true);
+    // Once the person has answered, a manager may no longer answer for them.
+    const late = await answer(h.b1, event.id, {
+      optionId: 'safe',
+      personId: org.c1.id,
+      reachedVia: 'in_person',
+    });
+    expect(late.statusCode).toBe(409);
+
+    c1 = await person(event.id, org.c1.id);
+    expect(c1.person).toMatchObject({ status: 'need_help', note: 'Feeling faint', onBehalf: false });
+    expect(c1.answers.map((a: { note: string; current: boolean }) => [a.note, a.current])).toEqual([
+      ['Called: trapped in the lift', false],
+      ['Out now', false],
+      ['Feeling faint', true],
+    ]);
+    expect(
+      (await req('GET', `/api/calltree/events/${event.id}/people/${org.c1.id}`, stranger.headers)).statusCode,
+    ).toBe(404);
+    expect((await req('GET', `/api/calltree/events/${event.id}/people/${org.c1.id}`, h.c2)).statusCode).toBe(
+      404,
+    );
+    expect((await req('GET', `/api/calltree/events/${event.id}/people/${org.c1.id}`, h.b1)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('takes an offline answer with the time it was made; an older one does not override a newer one', async () => {
+    const event = await newEvent();
+    // Made offline right at the start; the online answer below comes strictly later.
+    const madeOffline = new Date(Date.parse(event.startedAt)).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await answer(h.c3, event.id, { optionId: 'need_help', note: 'now' });
+    const queued = await answer(h.c3, event.id, {
+      optionId: 'safe',
+      note: 'queued',
+      answeredAt: madeOffline,
+    });
+    expect(queued.statusCode).toBe(200);
+    expect(queued.json().data).toMatchObject({ answeredAt: madeOffline, current: false });
+    const c3 = await person(event.id, org.c3.id);
+    expect(c3.person).toMatchObject({ status: 'need_help', note: 'now' });
+    expect(c3.answers).toHaveLength(2);
+    const logged = await server.ctx.db.kysely
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('room', '=', `callevent:${event.id}`)
+      .where('type', '=', 'callevent.answered')
+      .orderBy('seq')
+      .execute();
+    expect(logged).toHaveLength(2);
+    expect(JSON.parse(logged[1]!.payload)).toMatchObject({
+      personId: org.c3.id,
+      current: false,
+      onBehalf: false,
+    });
+  });
+});

@@ -1,0 +1,329 @@
+import { randomUUID } from 'node:crypto';
+import Papa from 'papaparse';
+import { beforeAll, expect, it } from 'vitest';
+import { canSeeCallEvent, visibleCallEventIds } from '../../policies/calltree.ts';
+import { buildOrg, headersFor, type Org } from '../../test/calltree.ts';
+import { describeEachDatabase } from '../../test/db.ts';
+import { useTestServer } from '../../test/server.ts';
+import { type SignedIn, signedIn } from '../../test/session.ts';
+
+describeEachDatabase('call-tree events API', (kind) => {
+  const server = useTestServer(kind);
+  let admin: SignedIn;
+  let stranger: SignedIn;
+  let org: Org;
+  let treeId: string;
+  let h: Record<keyof Org, { authorization: string }>;
+
+  const req = (
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    headers = {},
+    payload?: object,
+  ) => server.request({ method, url, headers, ...(payload ? { payload } : {}) });
+  const start = (headers: object, body: object = {}) =>
+    req('POST', `/api/calltree/trees/${treeId}/events`, headers, {
+      title: 'Fire alarm, building B',
+      message: 'Leave by the stairs and answer here.',
+      kind: 'drill',
+      ...body,
+    });
+  const answer = (headers: object, eventId: string, body: object) =>
+    req('POST', `/api/calltree/events/${eventId}/answers`, headers, { id: randomUUID(), ...body });
+
+  beforeAll(async () => {
+    admin = await signedIn(server, { role: 'admin' });
+    stranger = await signedIn(server);
+    org = await buildOrg(server);
+    h = Object.fromEntries(
+      await Promise.all(Object.entries(org).map(async ([k, u]) => [k, await headersFor(server, u)])),
+    ) as typeof h;
+    const res = await req('POST', '/api/calltree/trees', admin.headers, {
+      name: 'Head office',
+      rootUserId: org.ceo.id,
+    });
+    treeId = res.json().data.tree.id;
+    await req('PUT', `/api/calltree/trees/${treeId}/event-managers/${org.a2.id}`, admin.headers);
+  });
+
+  it('starting an event: 401 without a session, 404 to strangers, 403 to members, 400 on bad input', async () => {
+    expect((await start({})).statusCode).toBe(401);
+    expect((await start(stranger.headers)).statusCode).toBe(404);
+    expect((await start(h.c1)).statusCode).toBe(403);
+    const noKind = await start(admin.headers, { kind: 'rehearsal' });
+    expect(noKind.statusCode).toBe(400);
+    expect(noKind.json().details[0].field).toBe('body.kind');
+    const badDelay = await start(admin.headers, { escalationDelayMinutes: 0 });
+    expect(badDelay.json().details[0].field).toBe('body.escalationDelayMinutes');
+    const badOptions = await start(admin.headers, {
+      options: [
+        { id: 'ok', label: 'OK', needsHelp: false },
+        { id: 'ok', label: 'Fine', needsHelp: false },
+      ],
+    });
+    expect(badOptions.statusCode).toBe(400);
+    expect(badOptions.json().details[0].field).toBe('body.options');
+    const badBranch = await start(admin.headers, { branchRootId: stranger.user.id });
+    expect(badBranch.statusCode).toBe(400);
+    expect(badBranch.json().details[0].field).toBe('body.branchRootId');
+  });
+
+  it('an event manager starts a drill on a branch with the defaults; the snapshot ignores later tree edits', async () => {
+    const res = await start(h.a2, { branchRootId: org.a1.id });
+    expect(res.statusCode).toBe(200);
+    const event = res.json().data;
+    expect(event).toMatchObject({
+      kind: 'drill',
+      state: 'running',
+      escalationDelayMinutes: 15,
+      branchRootId: org.a1.id,
+      totals: { total: 5, safe: 0, needHelp: 0, noAnswer: 5 },
+      options: [
+        { id: 'safe', label: 'Safe', needsHelp: false },
+        { id: 'need_help', label: 'Need help', needsHelp: true },
+      ],
+    });
+    expect(event.abilities).toMatchObject({ close: true, remind: true, report: true, answer: false });
+    // Edit the tree after the start: c3 moves into the branch, c2 leaves the tree.
+    await req('PATCH', `/api/calltree/trees/${treeId}/members/${org.c3.id}`, admin.headers, {
+      managerId: org.b1.id,
+    });
+    await req('DELETE', `/api/calltree/trees/${treeId}/members/${org.c2.id}`, admin.headers);
+    const detail = (await req('GET', `/api/calltree/events/${event.id}`, admin.headers)).json().data;
+    expect(detail.scopeTotals.total).toBe(5);
+    expect(detail.people.items.map((p: { id: string }) => p.id).sort()).toEqual(
+      [org.a1.id, org.b1.id, org.b2.id, org.c1.id, org.c2.id].sort(),
+    );
+    expect((await req('GET', `/api/calltree/events/${event.id}`, h.c3)).statusCode).toBe(404);
+    expect((await answer(h.c3, event.id, { optionId: 'safe' })).statusCode).toBe(404);
+    // Put the tree back for the other tests.
+    await req('PATCH', `/api/calltree/trees/${treeId}/members/${org.c3.id}`, admin.headers, {
+      managerId: org.b3.id,
+    });
+    await req('POST', `/api/calltree/trees/${treeId}/members`, admin.headers, {
+      userId: org.c2.id,
+      managerId: org.b1.id,
+    });
+    // Targeted people were told in-app, with a domain event in their own room.
+    const notes = await server.ctx.db.kysely
+      .selectFrom('notifications')
+      .select('user_id')
+      .where('kind', '=', 'calltree.started')
+      .where('data', 'like', `%${event.id}%`)
+      .execute();
+    expect(notes.map((n) => n.user_id).sort()).toEqual(
+      [org.a1.id, org.b1.id, org.b2.id, org.c1.id, org.c2.id].sort(),
+    );
+    const roomEvents = await server.ctx.db.kysely
+      .selectFrom('events')
+      .select('type')
+      .where('room', '=', `user:${org.c1.id}`)
+      .execute();
+    expect(roomEvents.map((e) => e.type)).toContain('notification.created');
+  });
+
+  it('shows the live roll-up: totals, branches, filters, need help first, then no answer with manager and phone', async () => {
+    const event = (await start(admin.headers, { kind: 'real' })).json().data;
+    expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(200);
+    expect(
+      (await answer(h.c3, event.id, { optionId: 'need_help', note: 'Stuck on floor 3' })).statusCode,
+    ).toBe(200);
+    expect((await answer(h.a2, event.id, { optionId: 'safe' })).statusCode).toBe(200);
+    const res = await req('GET', `/api/calltree/events/${event.id}`, admin.headers);
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d.scope).toBe('event');
+    expect(d.totals).toEqual({ total: 9, safe: 2, needHelp: 1, noAnswer: 6 });
+    expect(d.byOption).toEqual({ safe: 2, need_help: 1 });
+    expect(d.people.items[0]).toMatchObject({
+      id: org.c3.id,
+      status: 'need_help',
+      note: 'Stuck on floor 3',
+      managerId: org.b3.id,
+      managerName: org.b3.display_name,
+      phone: org.c3.phone,
+    });
+    expect(d.people.items.slice(1, 7).every((p: { status: string }) => p.status === 'no_answer')).toBe(true);
+    const c2 = d.people.items.find((p: { id: string }) => p.id === org.c2.id);
+    expect(c2).toMatchObject({ managerName: org.b1.display_name, managerPhone: org.b1.phone });
+    const branch = (id: string) => d.branches.find((b: { id: string }) => b.id === id);
+    expect(branch(org.ceo.id).totals).toEqual({ total: 9, safe: 2, needHelp: 1, noAnswer: 6 });
+    expect(branch(org.a2.id).totals).toEqual({ total: 3, safe: 1, needHelp: 1, noAnswer: 1 });
+    expect(branch(org.b1.id).totals).toEqual({ total: 3, safe: 1, needHelp: 0, noAnswer: 2 });
+    expect(d.departments).toEqual([
+      { name: 'Executive', count: 1 },
+      { name: 'Finance', count: 3 },
+      { name: 'Operations', count: 5 },
+    ]);
+    const finance = (
+      await req('GET', `/api/calltree/events/${event.id}?department=Finance&status=no_answer`, admin.headers)
+    ).json().data;
+    expect(finance.scopeTotals).toEqual({ total: 3, safe: 1, needHelp: 1, noAnswer: 1 });
+    expect(finance.people.items.map((p: { id: string }) => p.id)).toEqual([org.b3.id]);
+    const badStatus = await req('GET', `/api/calltree/events/${event.id}?status=maybe`, admin.headers);
+    expect(badStatus.statusCode).toBe(400);
+    expect(badStatus.json().details[0].field).toBe('query.status');
+
+    // Paging through the people list with a cursor gives everyone once, in the same order.
+    const first = (await req('GET', `/api/calltree/events/${event.id}/people?limit=4`, admin.headers)).json()
+      .data;
+    const second = (
+      await req(
+        'GET',
+        `/api/calltree/events/${event.id}/people?limit=10&cursor=${first.nextCursor}`,
+        admin.headers,
+      )
+    ).json().data;
+    expect(second.nextCursor).toBeNull();
+    expect([...first.items, ...second.items].map((p: { id: string }) => p.id)).toEqual(
+      d.people.items.map((p: { id: string }) => p.id),
+    );
+    const badCursor = await req('GET', `/api/calltree/events/${event.id}/people?cursor=zzz`, admin.headers);
+    expect(badCursor.statusCode).toBe(400);
+
+    // A manager sees their own branch; a person without reports sees themselves; strangers nothing.
+    const mine = (await req('GET', `/api/calltree/events/${event.id}`, h.b1)).json().data;
+    expect(mine.scope).toBe('branch');
+    expect(mine.scopeTotals).toEqual({ total: 3, safe: 1, needHelp: 0, noAnswer: 2 });
+    expect(mine.abilities).toMatchObject({ close: false, report: false, answer: true, answerOnBehalf: true });
+    const self = (await req('GET', `/api/calltree/events/${event.id}`, h.c1)).json().data;
+    expect(self.scope).toBe('self');
+    expect(self.myStatus).toBe('safe');
+    expect(self.myAnswer).toMatchObject({ optionId: 'safe', onBehalf: false, current: true });
+    expect((await req('GET', `/api/calltree/events/${event.id}`, stranger.headers)).statusCode).toBe(404);
+    expect((await req('GET', `/api/calltree/events/${event.id}`)).statusCode).toBe(401);
+    expect((await req('GET', `/api/calltree/events/${event.id}/people`, stranger.headers)).statusCode).toBe(
+      404,
+    );
+
+    // The realtime registry's view agrees.
+    expect(await canSeeCallEvent(server.ctx.db.kysely, org.c1, event.id)).toBe(true);
+    expect(await canSeeCallEvent(server.ctx.db.kysely, stranger.user, event.id)).toBe(false);
+    expect(await visibleCallEventIds(server.ctx.db.kysely, org.c1)).toContain(event.id);
+    expect(await visibleCallEventIds(server.ctx.db.kysely, stranger.user)).not.toContain(event.id);
+  });
+
+  it('lists running events and past ones with final numbers; pending ones for the banner', async () => {
+    const event = (await start(h.a2, { title: 'Flood drill' })).json().data;
+    const pending = (await req('GET', '/api/calltree/events/pending', h.c2)).json().data;
+    expect(pending.map((e: { id: string }) => e.id)).toContain(event.id);
+    await answer(h.c2, event.id, { optionId: 'safe' });
+    const after = (await req('GET', '/api/calltree/events/pending', h.c2)).json().data;
+    expect(after.map((e: { id: string }) => e.id)).not.toContain(event.id);
+    const running = (await req('GET', '/api/calltree/events?state=running&limit=1', h.c2)).json().data;
+    expect(running.items[0].id).toBe(event.id);
+    expect(running.nextCursor).not.toBeNull();
+    const next = (
+      await req('GET', `/api/calltree/events?state=running&cursor=${running.nextCursor}`, h.c2)
+    ).json().data;
+    expect(next.items.map((e: { id: string }) => e.id)).not.toContain(event.id);
+    expect((await req('GET', '/api/calltree/events', stranger.headers)).json().data.items).toEqual([]);
+    expect((await req('GET', '/api/calltree/events?state=open', h.c2)).statusCode).toBe(400);
+
+    // Closing: only event managers and admins; then it is frozen.
+    expect((await req('POST', `/api/calltree/events/${event.id}/close`)).statusCode).toBe(401);
+    expect((await req('POST', `/api/calltree/events/${event.id}/close`, stranger.headers)).statusCode).toBe(
+      404,
+    );
+    expect((await req('POST', `/api/calltree/events/${event.id}/close`, h.b1)).statusCode).toBe(403);
+    const closed = await req('POST', `/api/calltree/events/${event.id}/close`, h.a2);
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().data).toMatchObject({
+      state: 'closed',
+      totals: { total: 9, safe: 1, noAnswer: 8 },
+      abilities: { close: false, remind: false, answer: false },
+    });
+    expect((await req('POST', `/api/calltree/events/${event.id}/close`, h.a2)).statusCode).toBe(409);
+    expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(409);
+    expect((await req('POST', `/api/calltree/events/${event.id}/reminders`, h.a2)).statusCode).toBe(409);
+    const past = (await req('GET', '/api/calltree/events?state=closed', h.c2)).json().data;
+    expect(past.items.find((e: { id: string }) => e.id === event.id).totals).toEqual({
+      total: 9,
+      safe: 1,
+      needHelp: 0,
+      noAnswer: 8,
+    });
+    const logged = await server.ctx.db.kysely
+      .selectFrom('events')
+      .select('type')
+      .where('room', '=', `callevent:${event.id}`)
+      .orderBy('seq')
+      .execute();
+    expect(logged.map((e) => e.type)).toEqual([
+      'callevent.started',
+      'callevent.answered',
+      'callevent.closed',
+    ]);
+  });
+
+  it('reminds only the people without an answer', async () => {
+    const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
+    await answer(h.c1, event.id, { optionId: 'safe' });
+    expect(
+      (await req('POST', `/api/calltree/events/${event.id}/reminders`, stranger.headers)).statusCode,
+    ).toBe(404);
+    expect((await req('POST', `/api/calltree/events/${event.id}/reminders`, h.c1)).statusCode).toBe(403);
+    const res = await req('POST', `/api/calltree/events/${event.id}/reminders`, admin.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ recipients: 2 });
+    const reminded = await server.ctx.db.kysely
+      .selectFrom('notifications')
+      .select('user_id')
+      .where('kind', '=', 'calltree.reminder')
+      .where('data', 'like', `%${event.id}%`)
+      .execute();
+    expect(reminded.map((r) => r.user_id).sort()).toEqual([org.b1.id, org.c2.id].sort());
+  });
+
+  it('exports the event as CSV matching the roll-up, and summarises time to 50/90/100 %', async () => {
+    const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
+    await answer(h.c1, event.id, { optionId: 'need_help', note: '=HYPERLINK("x"), hurt ankle' });
+    await answer(h.b1, event.id, { optionId: 'safe', personId: org.c2.id, reachedVia: 'phone' });
+    const csv = await req('GET', `/api/calltree/events/${event.id}/report.csv`, admin.headers);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const rows = Papa.parse<string[]>(csv.body.trim()).data;
+    expect(rows[0]).toEqual([
+      'person',
+      'email',
+      'department',
+      'manager',
+      'status',
+      'note',
+      'answered at',
+      'answered by',
+      'escalations',
+    ]);
+    expect(rows[1]!.slice(0, 6)).toEqual([
+      org.c1.display_name,
+      org.c1.email,
+      'Operations',
+      org.b1.display_name,
+      'Need help',
+      // A note that a spreadsheet would run as a formula is neutralised.
+      `'=HYPERLINK("x"), hurt ankle`,
+    ]);
+    // The top of the targeted branch has no manager inside the event.
+    expect(rows[2]!.slice(0, 5)).toEqual([org.b1.display_name, org.b1.email, 'Operations', '', 'No answer']);
+    expect(rows[3]![4]).toBe('Safe');
+    expect(rows[3]![7]).toBe(`${org.b1.display_name} (on behalf, phone)`);
+    expect(rows[3]![8]).toBe('0');
+    expect((await req('GET', `/api/calltree/events/${event.id}/report.csv`, h.b1)).statusCode).toBe(403);
+    expect(
+      (await req('GET', `/api/calltree/events/${event.id}/report.csv`, stranger.headers)).statusCode,
+    ).toBe(404);
+
+    const summary = await req('GET', `/api/calltree/events/${event.id}/summary`, admin.headers);
+    expect(summary.statusCode).toBe(200);
+    const s = summary.json().data;
+    expect(s.totals).toEqual({ total: 3, safe: 1, needHelp: 1, noAnswer: 1 });
+    expect(s.secondsTo50).toBeGreaterThanOrEqual(0);
+    expect(s.secondsTo90).toBeNull();
+    expect(s.secondsTo100).toBeNull();
+    expect(s.onBehalf).toBe(1);
+    await answer(h.b1, event.id, { optionId: 'safe' });
+    const full = (await req('GET', `/api/calltree/events/${event.id}/summary`, admin.headers)).json().data;
+    expect(full.secondsTo100).toBeGreaterThanOrEqual(full.secondsTo50);
+    expect((await req('GET', `/api/calltree/events/${event.id}/summary`, h.c1)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
+import { realtimeRoutes } from '../realtime/routes.ts';
+import { analyticsRoutes } from './analytics/analytics.ts';
+import { attachmentRoutes } from './attachments/attachments.ts';
+import { authRoutes } from './auth/auth.ts';
+import { calltreeRoutes } from './calltree/index.ts';
+import { commentRoutes } from './comments/comments.ts';
+import { meRoutes } from './me/me.ts';
+import { notificationRoutes } from './notifications/notifications.ts';
+import { postRoutes } from './posts/posts.ts';
+import { reactionRoutes } from './reactions/reactions.ts';
+import { searchRoutes } from './search/search.ts';
+import { systemRoutes } from './system/system.ts';
+import { termsRoutes } from './terms/terms.ts';
+import { memberRoutes } from './topics/members.ts';
+import { topicRoutes } from './topics/topics.ts';
+import { userRoutes } from './users/users.ts';
+
+/** Every API resource's routes, mounted under /api by app.ts. Add a resource here. */
+export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
+  return [
+    systemRoutes(ctx),
+    analyticsRoutes(ctx),
+    meRoutes(ctx),
+    notificationRoutes(ctx),
+    termsRoutes(ctx),
+    authRoutes(ctx),
+    ...calltreeRoutes(ctx),
+    userRoutes(ctx),
+    topicRoutes(ctx),
+    memberRoutes(ctx),
+    postRoutes(ctx),
+    commentRoutes(ctx),
+    reactionRoutes(ctx),
+    attachmentRoutes(ctx),
+    searchRoutes(ctx),
+    realtimeRoutes(ctx),
+  ];
+}

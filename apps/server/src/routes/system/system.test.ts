@@ -1,0 +1,100 @@
+import { ErrorCode, InitConfig } from '@btalk/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { createContext } from '../../context.ts';
+import { openDatabase } from '../../db/index.ts';
+import { describeEachDatabase } from '../../test/db.ts';
+import { testConfig, useTestServer } from '../../test/server.ts';
+
+describeEachDatabase('system routes', (kind) => {
+  const server = useTestServer(kind);
+
+  it('requires the x-api-key header', async () => {
+    const res = await server.request({ method: 'GET', url: '/api/health', headers: { 'x-api-key': '' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({
+      code: ErrorCode.badApiKey,
+      message: expect.stringContaining('x-api-key'),
+    });
+  });
+
+  it('refuses a wrong x-api-key', async () => {
+    const res = await server.request({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-api-key': 'nope-nope-nope' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe(ErrorCode.badApiKey);
+  });
+
+  it('answers health in the envelope', async () => {
+    const res = await server.request({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 0, data: { status: 'ok', version: expect.any(String) } });
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('answers ready with the database and newest migration', async () => {
+    const res = await server.request({ method: 'GET', url: '/api/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 0, data: { status: 'ready', database: kind } });
+  });
+
+  it('answers an unknown API route with a 404 envelope', async () => {
+    const res = await server.request({ method: 'POST', url: '/api/no/such/route' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      code: ErrorCode.notFound,
+      message: expect.stringContaining('/api/no/such/route'),
+    });
+  });
+
+  it('serves the web configuration without a key and without secrets', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/__/firebase/init.json' });
+    expect(res.statusCode).toBe(200);
+    const body = InitConfig.parse(res.json());
+    expect(body.productName).toBe('BTalk');
+    expect(body.apiBase).toMatch(/\/api$/);
+    expect(JSON.stringify(body)).not.toMatch(/secret|password|DATABASE_URL/i);
+  });
+
+  it('serves an OpenAPI document of the API', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paths).toHaveProperty('/api/health');
+  });
+});
+
+describe('unexpected errors', () => {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const config = testConfig();
+  afterAll(() => db.close());
+
+  it('answer 500 in the envelope with a request id and no stack trace', async () => {
+    const app = await buildApp(createContext(config, db, 'test'), { logger: false });
+    app.get('/api/explode', async () => {
+      throw new Error('database password is hunter2 at /srv/secret.ts:12');
+    });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/explode',
+      headers: { 'x-api-key': config.apiKey },
+    });
+    expect(res.statusCode).toBe(500);
+    const body = res.json();
+    expect(body.code).toBe(ErrorCode.internal);
+    expect(body.requestId).toBe(res.headers['x-request-id']);
+    expect(res.body).not.toContain('hunter2');
+    expect(res.body).not.toContain('.ts:');
+  });
+
+  it('answers the web app with a clear page when it is not built', async () => {
+    const app = await buildApp(createContext({ ...config, webDist: '/nonexistent' }, db, 'test'), {
+      logger: false,
+    });
+    const res = await app.inject({ method: 'GET', url: '/topics/1' });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain('npm start');
+  });
+});

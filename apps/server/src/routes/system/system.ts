@@ -1,0 +1,66 @@
+import { HealthResponse, InitConfig, okEnvelope, ReadyResponse } from '@btalk/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { checkReady } from '../../db/index.ts';
+import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+
+/** `GET /api/health` and `GET /api/ready`: liveness and readiness for probes and operators. */
+export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/health',
+      { schema: { summary: 'The process is alive', response: { 200: okEnvelope(HealthResponse) } } },
+      async () =>
+        ok({ status: 'ok' as const, version: ctx.version, uptimeSeconds: Math.round(process.uptime()) }),
+    );
+
+    app.get(
+      '/ready',
+      {
+        schema: {
+          summary: 'The database is reachable and migrated',
+          response: { 200: okEnvelope(ReadyResponse) },
+        },
+      },
+      async () => {
+        const ready = await checkReady(ctx.db);
+        if (!ready.ok) throw new AppError('unavailable', `Not ready: ${ready.reason ?? 'unknown reason'}`);
+        return ok({ status: 'ready' as const, database: ctx.db.kind, migration: ready.migration });
+      },
+    );
+  };
+}
+
+/** The runtime configuration of the web app (SPEC.md section 1). Nothing secret goes in here. */
+export function initConfig(ctx: AppContext): InitConfig {
+  const { config } = ctx;
+  return {
+    productName: 'BTalk',
+    apiBase: `${config.publicUrl}/api`,
+    apiKey: config.apiKey,
+    directory: {
+      kind: config.directory.kind,
+      signInMode: config.directory.signInMode,
+      // A directory without Graph: the web app's Graph client is then pointed at nothing it can call.
+      graphBase: config.directory.graphBase ?? '',
+    },
+    teamsAppLink: config.teamsAppLink,
+    features: { analytics: config.features.analytics, webPush: config.features.webPush },
+    version: ctx.version,
+  };
+}
+
+/** `GET /__/firebase/init.json`, on the web origin rather than under /api (no key needed). */
+export function initConfigRoute(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/__/firebase/init.json',
+      { schema: { hide: true, response: { 200: InitConfig } } },
+      async (_req, reply) => {
+        reply.header('cache-control', 'no-cache');
+        return initConfig(ctx);
+      },
+    );
+  };
+}

@@ -1,0 +1,213 @@
+import {
+  CreateTopicRequest,
+  FollowRequest,
+  MarkReadRequest,
+  okEnvelope,
+  ReadState,
+  Topic,
+  TopicListQuery,
+  TopicPage,
+  TopicParams,
+  UpdateTopicRequest,
+} from '@btalk/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { authenticate } from '../../auth/authenticate.ts';
+import { retryOnUniqueViolation } from '../../commands/idempotency.ts';
+import { topicCreator } from '../../commands/topicCreator.ts';
+import { readMarker, topicFollower } from '../../commands/topicMembership.ts';
+import { topicArchiver, topicUpdater } from '../../commands/topicUpdater.ts';
+import { transact } from '../../commands/transact.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
+import { ok } from '../../http/envelope.ts';
+import { authorize, requireVisibleTopic, topicAbilities, visibleTo } from '../../policies/topic.ts';
+import { presentTopic, selectTopics } from '../../presenters/topic.ts';
+
+/** A topic as the person sees it (they may see it: checked before). */
+export async function loadTopicView(db: Kysely<Database>, user: UserRow, topicId: string): Promise<Topic> {
+  const row = await selectTopics(db, user.id).where('topics.id', '=', topicId).executeTakeFirstOrThrow();
+  return presentTopic(user, row);
+}
+
+/** Topics: list, create, read, edit, archive, follow, read state. */
+export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onRequest', authenticate(ctx));
+
+    app.get(
+      '/topics',
+      {
+        schema: {
+          summary: 'The topics I can see, newest activity first, with unread counts',
+          querystring: TopicListQuery,
+          response: { 200: okEnvelope(TopicPage) },
+        },
+      },
+      async (request) => {
+        const { user } = request;
+        const { cursor, limit, scope, archived } = request.query;
+        const after = decodeCursor<[string, string]>(cursor, ['string', 'string']);
+        let query = selectTopics(ctx.db.kysely, user.id)
+          .where(visibleTo(user.id))
+          .where('topics.archived_at', archived === 'true' ? 'is not' : 'is', null);
+        if (scope === 'mine') {
+          query = query.where((eb) =>
+            eb.or([eb('me.user_id', 'is not', null), eb('f.user_id', 'is not', null)]),
+          );
+        }
+        if (after) {
+          const [at, id] = after;
+          query = query.where((eb) =>
+            eb.or([
+              eb('topics.last_activity_at', '<', at),
+              eb.and([eb('topics.last_activity_at', '=', at), eb('topics.id', '<', id)]),
+            ]),
+          );
+        }
+        const rows = await query
+          .orderBy('topics.last_activity_at', 'desc')
+          .orderBy('topics.id', 'desc')
+          .limit(limit + 1)
+          .execute();
+        return ok(
+          await pageOf(
+            rows,
+            limit,
+            (r): CursorValues => [r.last_activity_at, r.id],
+            (kept) => kept.map((r) => presentTopic(user, r)),
+          ),
+        );
+      },
+    );
+
+    app.post(
+      '/topics',
+      {
+        schema: {
+          summary: 'Create a topic; the creator becomes its owner',
+          body: CreateTopicRequest,
+          response: { 200: okEnvelope(Topic) },
+        },
+      },
+      async (request) => {
+        const id = await retryOnUniqueViolation(() =>
+          transact(ctx, (trx) => topicCreator(trx, request.user, request.body)),
+        );
+        return ok(await loadTopicView(ctx.db.kysely, request.user, id));
+      },
+    );
+
+    app.get(
+      '/topics/:topicId',
+      {
+        schema: {
+          summary: 'A topic, with my membership, unread count, last-read marker and abilities',
+          params: TopicParams,
+          response: { 200: okEnvelope(Topic) },
+        },
+      },
+      async (request) => {
+        await requireVisibleTopic(ctx.db.kysely, request.user, request.params.topicId);
+        return ok(await loadTopicView(ctx.db.kysely, request.user, request.params.topicId));
+      },
+    );
+
+    app.patch(
+      '/topics/:topicId',
+      {
+        schema: {
+          summary: 'Change a topic (owners and admins)',
+          params: TopicParams,
+          body: UpdateTopicRequest,
+          response: { 200: okEnvelope(Topic) },
+        },
+      },
+      async (request) => {
+        const { user } = request;
+        await transact(ctx, async (trx) => {
+          const access = await requireVisibleTopic(trx, user, request.params.topicId);
+          authorize(
+            topicAbilities(user, access).edit,
+            access.topic.archived_at
+              ? 'This topic is archived: unarchive it first.'
+              : 'Only the topic’s owners and admins can change it.',
+          );
+          await topicUpdater(trx, user, access.topic, request.body);
+        });
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+      },
+    );
+
+    for (const [path, archived] of [
+      ['archive', true],
+      ['unarchive', false],
+    ] as const) {
+      app.post(
+        `/topics/:topicId/${path}`,
+        {
+          schema: {
+            summary: archived ? 'Archive a topic (read-only)' : 'Take a topic out of the archive',
+            params: TopicParams,
+            response: { 200: okEnvelope(Topic) },
+          },
+        },
+        async (request) => {
+          const { user } = request;
+          await transact(ctx, async (trx) => {
+            const access = await requireVisibleTopic(trx, user, request.params.topicId);
+            authorize(
+              topicAbilities(user, access).archive,
+              'Only the topic’s owners and admins can archive it.',
+            );
+            await topicArchiver(trx, user, access.topic, archived);
+          });
+          return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+        },
+      );
+    }
+
+    app.put(
+      '/topics/:topicId/follow',
+      {
+        schema: {
+          summary: 'Follow or unfollow an organisation-wide topic',
+          params: TopicParams,
+          body: FollowRequest,
+          response: { 200: okEnvelope(Topic) },
+        },
+      },
+      async (request) => {
+        const { user } = request;
+        await transact(ctx, async (trx) => {
+          const access = await requireVisibleTopic(trx, user, request.params.topicId);
+          await topicFollower(trx, user, access.topic, request.body.following);
+        });
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+      },
+    );
+
+    app.put(
+      '/topics/:topicId/read',
+      {
+        schema: {
+          summary: 'Move my last-read marker forward',
+          params: TopicParams,
+          body: MarkReadRequest,
+          response: { 200: okEnvelope(ReadState) },
+        },
+      },
+      async (request) => {
+        const { user } = request;
+        await transact(ctx, async (trx) => {
+          const access = await requireVisibleTopic(trx, user, request.params.topicId);
+          await readMarker(trx, user, access.topic, request.body.lastReadNumber);
+        });
+        const view = await loadTopicView(ctx.db.kysely, user, request.params.topicId);
+        return ok({ topicId: view.id, lastReadNumber: view.lastReadNumber, unreadCount: view.unreadCount });
+      },
+    );
+  };
+}

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { NewUserRow, UserRow } from '../db/schema.ts';
+import { newId, now } from '../ids.ts';
+import { buildUser } from './factories.ts';
+import type { TestServer } from './server.ts';
+
+/** A person with a valid access token, as tests use them. */
+export interface SignedIn {
+  user: UserRow;
+  token: string;
+  /** `{ authorization: 'Bearer …' }`, to spread into a request's headers. */
+  headers: { authorization: string };
+}
+
+/** How the person of `signedIn` starts. */
+export interface SignedInOptions {
+  /**
+   * Whether the person has accepted the current terms of use (default true). With false, every route
+   * except sign-in, session and terms answers them 4404.
+   */
+  acceptedTerms?: boolean;
+}
+
+/**
+ * Creates a person (overrides as in buildUser) who has accepted the current terms of use (unless
+ * `{ acceptedTerms: false }`), and signs an access token for them.
+ */
+export async function signedIn(
+  server: TestServer,
+  overrides: Partial<NewUserRow> = {},
+  options: SignedInOptions = {},
+): Promise<SignedIn> {
+  const db = server.ctx.db.kysely;
+  let user = await buildUser(db, overrides);
+  if (options.acceptedTerms !== false) user = await acceptCurrentTerms(db, user);
+  const token = await server.ctx.tokens.sign(user.id, newId());
+  return { user, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Records that a person accepted the current terms of use, as the terms API would; returns the updated row. */
+export async function acceptCurrentTerms(db: Kysely<Database>, user: UserRow): Promise<UserRow> {
+  const current = await db
+    .selectFrom('terms_versions')
+    .select('version')
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!current) return user;
+  await db
+    .insertInto('terms_acceptances')
+    .values({
+      id: newId(),
+      user_id: user.id,
+      version: current.version,
+      client_kind: 'web',
+      accepted_at: now(),
+    })
+    .execute();
+  return db
+    .updateTable('users')
+    .set({ terms_accepted_version: current.version })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

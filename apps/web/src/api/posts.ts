@@ -1,0 +1,60 @@
+import type {
+  Comment,
+  CommentPage,
+  CreateCommentRequest,
+  CreatePostRequest,
+  Post,
+  PostPage,
+  Reaction,
+  ReactionEmoji,
+} from '@btalk/contracts';
+import type { ApiClient } from './client.ts';
+
+const enc = encodeURIComponent;
+
+/** Posts, their comments, reactions, pins and bells. */
+export function postsApi(client: ApiClient) {
+  return {
+    /** A page of a topic's posts, newest first; the first page also has the pinned posts. */
+    list: (topicId: string, cursor?: string, limit = 30) =>
+      client.get<PostPage>(`/topics/${enc(topicId)}/posts`, { cursor, limit }),
+    /** One post as the caller sees it. */
+    get: (postId: string) => client.get<Post>(`/posts/${enc(postId)}`),
+    /** Writes a post; `clientId` makes a retry answer the same post. */
+    create: (topicId: string, body: CreatePostRequest) =>
+      client.post<Post>(`/topics/${enc(topicId)}/posts`, body),
+    /** The author changes the text. */
+    update: (postId: string, body: string) => client.patch<Post>(`/posts/${enc(postId)}`, { body }),
+    /** Deletes a post (a placeholder stays). */
+    remove: (postId: string) => client.delete<Post>(`/posts/${enc(postId)}`),
+    /** Pins or unpins a post (topic owners). */
+    pin: (postId: string, pinned: boolean) =>
+      client.request<Post>('put', `/posts/${enc(postId)}/pin`, { body: { pinned } }),
+    /** Sets the caller's bell on a post. */
+    bell: (postId: string, bell: 'ring' | 'off') =>
+      client.request<Post>('put', `/posts/${enc(postId)}/bell`, { body: { bell } }),
+    /** Reacts to a post. */
+    react: (postId: string, emoji: ReactionEmoji, clientId: string) =>
+      client.post<Reaction>(`/posts/${enc(postId)}/reactions`, { emoji, clientId }),
+    /** Takes a reaction back. */
+    unreact: (postId: string, emoji: ReactionEmoji) =>
+      client.delete<unknown>(`/posts/${enc(postId)}/reactions/${enc(emoji)}`),
+    /** A page of a post's comments, newest first. */
+    comments: (postId: string, cursor?: string) =>
+      client.get<CommentPage>(`/posts/${enc(postId)}/comments`, { cursor, limit: 50 }),
+    /** Writes a comment; `clientId` makes a retry answer the same comment. */
+    comment: (postId: string, body: CreateCommentRequest) =>
+      client.post<Comment>(`/posts/${enc(postId)}/comments`, body),
+    /** The author changes a comment. */
+    updateComment: (commentId: string, body: string) =>
+      client.patch<Comment>(`/comments/${enc(commentId)}`, { body }),
+    /** Deletes a comment. */
+    removeComment: (commentId: string) => client.delete<Comment>(`/comments/${enc(commentId)}`),
+    /** Reacts to a comment. */
+    reactToComment: (commentId: string, emoji: ReactionEmoji, clientId: string) =>
+      client.post<Reaction>(`/comments/${enc(commentId)}/reactions`, { emoji, clientId }),
+    /** Takes a reaction to a comment back. */
+    unreactToComment: (commentId: string, emoji: ReactionEmoji) =>
+      client.delete<unknown>(`/comments/${enc(commentId)}/reactions/${enc(emoji)}`),
+  };
+}

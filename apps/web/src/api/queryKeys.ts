@@ -1,0 +1,75 @@
+import type { CallEventState } from '@btalk/contracts';
+import type { RollupFilters } from './calltree.ts';
+
+/**
+ * Every query key of the topics feature, in one place. The realtime client (issue 7) updates the
+ * cache from domain events through these keys and the helpers in `postCache.ts`, so keep them
+ * hierarchical: invalidating a prefix (e.g. `queryKeys.topics.all`) reaches everything below it.
+ *
+ * - `['topics', 'list', {scope}]`: home's topic list (infinite; pages of `TopicPage`).
+ * - `['topics', 'detail', topicId]`: one `Topic` (header, abilities, read marker).
+ * - `['topics', 'members', topicId]`: the topic's members (`TopicMemberPage`).
+ * - `['posts', 'list', topicId]`: the topic's posts (infinite; pages of `PostPage`, newest first).
+ * - `['posts', 'comments', postId]`: one post's comments (infinite; pages of `CommentPage`, newest first).
+ * - `['search', q]`: search results; `['users', 'search', q]`: the people picker.
+ * - `['attachments', attachmentId]`: a downloaded attachment as a blob.
+ */
+export const queryKeys = {
+  topics: {
+    all: ['topics'] as const,
+    lists: () => ['topics', 'list'] as const,
+    list: (scope: 'all' | 'mine') => ['topics', 'list', { scope }] as const,
+    detail: (topicId: string) => ['topics', 'detail', topicId] as const,
+    members: (topicId: string) => ['topics', 'members', topicId] as const,
+  },
+  posts: {
+    list: (topicId: string) => ['posts', 'list', topicId] as const,
+    comments: (postId: string) => ['posts', 'comments', postId] as const,
+  },
+  search: (q: string) => ['search', q] as const,
+  users: (search: string) => ['users', 'search', search] as const,
+  attachment: (attachmentId: string) => ['attachments', attachmentId] as const,
+};
+
+/**
+ * Every query key of the call tree: whatever learns of a change (a mutation now, the realtime client)
+ * invalidates the right queries: invalidating a prefix such as `callTreeKeys.event(id)` refreshes
+ * every filtered view of that event.
+ */
+export const callTreeKeys = {
+  /** Everything of the call tree. */
+  all: ['calltree'] as const,
+  /** My trees. */
+  trees: () => ['calltree', 'trees'] as const,
+  /** One tree with its people. */
+  tree: (treeId: string) => ['calltree', 'tree', treeId] as const,
+  /** Lists of events. */
+  events: () => ['calltree', 'events'] as const,
+  /** Running or closed events. */
+  eventList: (state: CallEventState) => ['calltree', 'events', state] as const,
+  /** Events waiting for my answer (the banner). */
+  pending: () => ['calltree', 'pending'] as const,
+  /** One event: prefix of its roll-up, people pages and summary. */
+  event: (eventId: string) => ['calltree', 'event', eventId] as const,
+  /** One event's roll-up with filters. */
+  rollup: (eventId: string, filters: RollupFilters) =>
+    ['calltree', 'event', eventId, 'rollup', filters.status ?? '', filters.department ?? ''] as const,
+  /** Further pages of one event's people with filters. */
+  people: (eventId: string, filters: RollupFilters) =>
+    ['calltree', 'event', eventId, 'people', filters.status ?? '', filters.department ?? ''] as const,
+  /** One person's history in an event. */
+  person: (eventId: string, personId: string) => ['calltree', 'event', eventId, 'person', personId] as const,
+  /** One event's summary (time to 50/90/100 %). */
+  summary: (eventId: string) => ['calltree', 'event', eventId, 'summary'] as const,
+};
+
+/**
+ * Query keys of my in-app notifications. The realtime client invalidates `notificationKeys.all` on a
+ * `notification.created` event in `user:<id>`; until then the bell polls every 30 seconds.
+ */
+export const notificationKeys = {
+  /** Everything of my notifications. */
+  all: ['notifications'] as const,
+  /** The bell's list (first page, with the unread count). */
+  list: () => ['notifications', 'list'] as const,
+};

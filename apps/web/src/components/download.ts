@@ -1,0 +1,12 @@
+/** Saves text as a file through the browser's download (CSV exports). */
+export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked later: Chromium starts the download after the click handler returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,72 @@
+import Avatar from '@mui/material/Avatar';
+import { useQuery } from '@tanstack/react-query';
+import { useServices } from '../../services.tsx';
+import { useStore } from '../../stores/createStore.ts';
+
+/** Query key of the signed-in person's photo (the Graph client caches the answer itself for an hour). */
+export const MY_PHOTO_QUERY_KEY = ['me', 'photo'] as const;
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return parts
+    .slice(0, 2)
+    .map((p) => p[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+function asDataUrl(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * The signed-in person's photo from Graph (`/me/photo/$value` through `axiosCache`, with the
+ * directory token), or their initials when there is no photo or no directory token. `outlined`
+ * draws a light ring, for the app bar.
+ */
+export function PersonAvatar({
+  name,
+  size,
+  outlined = false,
+}: {
+  name: string;
+  size: number;
+  outlined?: boolean;
+}) {
+  const { axiosCache, session } = useServices();
+  const aadToken = useStore(session, (s) => s.aad_token);
+  const photo = useQuery({
+    queryKey: [...MY_PHOTO_QUERY_KEY, aadToken !== null],
+    enabled: aadToken !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: async () => {
+      try {
+        const response = await axiosCache.get<Blob>('/me/photo/$value', { responseType: 'blob' });
+        return await asDataUrl(response.data);
+      } catch {
+        // Many people have no photo (Graph answers 404): their initials are shown instead.
+        return null;
+      }
+    },
+  });
+  return (
+    <Avatar
+      src={photo.data ?? undefined}
+      alt={name}
+      sx={{
+        width: size,
+        height: size,
+        bgcolor: 'secondary.main',
+        fontSize: size * 0.42,
+        // On the app bar a photo in the brand colour would melt into it.
+        ...(outlined ? { border: '2px solid rgba(255,255,255,0.8)' } : {}),
+      }}
+    >
+      {initials(name)}
+    </Avatar>
+  );
+}

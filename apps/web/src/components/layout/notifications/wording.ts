@@ -1,0 +1,59 @@
+import type { Notification } from '@btalk/contracts';
+import type { TFunction } from 'i18next';
+
+/** What the bell shows of a notification: title and text in the reader's language, and where it leads. */
+export interface NotificationWording {
+  title: string;
+  body: string;
+  /** The page the notification opens, or null when it has none. */
+  to: string | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/**
+ * Words a notification from its kind and data in the reader's language; kinds this client does not
+ * know, or rows without the values, fall back to the English title and body the server wrote.
+ */
+export function wordNotification(n: Notification, t: TFunction): NotificationWording {
+  const eventId = text(n.data.eventId);
+  const eventTitle = text(n.data.eventTitle);
+  const to = eventId ? `/calltree/event/${encodeURIComponent(eventId)}` : null;
+  switch (n.kind) {
+    case 'calltree.escalation': {
+      const personName = text(n.data.personName);
+      const minutes = typeof n.data.minutes === 'number' ? n.data.minutes : null;
+      if (personName && eventTitle && minutes !== null) {
+        return {
+          title: t('notifications.escalation.title', { personName }),
+          body: t('notifications.escalation.body', { personName, eventTitle, count: minutes }),
+          to,
+        };
+      }
+      break;
+    }
+    case 'calltree.reminder':
+      if (eventTitle) {
+        return {
+          title: t('notifications.reminder.title', { eventTitle }),
+          body: t('notifications.reminder.body'),
+          to,
+        };
+      }
+      break;
+    case 'calltree.started':
+      if (eventTitle) {
+        const drill = n.data.kind === 'drill';
+        return {
+          title: t(drill ? 'notifications.started.drillTitle' : 'notifications.started.title', {
+            eventTitle,
+          }),
+          // The message is the event manager's own words: shown as written.
+          body: n.body,
+          to,
+        };
+      }
+      break;
+  }
+  return { title: n.title, body: n.body, to };
+}

@@ -1,0 +1,105 @@
+import { act, fireEvent, render, screen, waitForElementToBeRemoved, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startI18n } from '../../i18n/index.ts';
+import { dialogStore, dialogs } from '../../stores/dialogs.ts';
+import { GlobalOverlays } from './GlobalOverlays.tsx';
+
+const closed = { ...dialogStore.getState() };
+const TEAMS_LINK = 'https://teams.microsoft.com/l/app/btalk';
+
+beforeAll(async () => {
+  const i18n = await startI18n();
+  await i18n.changeLanguage('en');
+});
+
+beforeEach(() => {
+  act(() => dialogStore.setState(closed));
+});
+
+describe('the global overlays', () => {
+  it('show the error dialog for a numeric and for a text detail, closed only with Dismiss', async () => {
+    render(<GlobalOverlays teamsAppLink={null} />);
+    act(() => dialogs.showError(404));
+    const numeric = screen.getByRole('dialog', { name: '404 Error Occurred!' });
+    expect(
+      within(numeric).getByText(
+        'Apologies for the inconvenience, but we encountered an error. Please try again?',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: '404 Error Occurred!' })).toBeInTheDocument();
+    await userEvent.click(within(numeric).getByRole('button', { name: 'Dismiss' }));
+
+    act(() => dialogs.showError(new Error('The topic was archived.')));
+    const text = await screen.findByRole('dialog', { name: 'Error Occurred!' });
+    expect(within(text).getByText('The topic was archived.')).toBeInTheDocument();
+  });
+
+  it('show the steps and the Open app button when notifications are not enabled', async () => {
+    render(<GlobalOverlays teamsAppLink={TEAMS_LINK} />);
+    act(() => dialogs.showNotificationInfo(false));
+    const dialog = screen.getByRole('dialog', { name: 'Enable notifications' });
+    expect(within(dialog).getByText('Click the Open app button.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Click Add.')).toBeInTheDocument();
+    const open = within(dialog).getByRole('link', { name: 'Open app' });
+    expect(open).toHaveAttribute('href', TEAMS_LINK);
+    expect(open).toHaveAttribute('target', '_blank');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(dialogStore.getState().show_info_dialog).toBe(false);
+  });
+
+  it('explain the bells when notifications are ready', () => {
+    render(<GlobalOverlays teamsAppLink={TEAMS_LINK} />);
+    act(() => dialogs.showNotificationInfo(true));
+    const dialog = screen.getByRole('dialog', { name: 'Notifications are ready' });
+    expect(within(dialog).getByText('Bell off: no notifications for this post.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Bell ring: notifications from this post.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('link', { name: 'Open app' })).toBeNull();
+  });
+
+  it('show the loading, spinner and snackbar texts; the snackbar closes with Close', async () => {
+    render(<GlobalOverlays teamsAppLink={null} />);
+    act(() => dialogs.setLoading(true));
+    expect(screen.getByRole('dialog', { name: 'Loading...' })).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Loading...' })).toBeInTheDocument();
+    act(() => dialogs.setLoading(false));
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: 'Loading...' }));
+    act(() => dialogs.setSpinner(true));
+    expect(screen.getByRole('dialog', { name: 'Please wait a moment...' })).toBeInTheDocument();
+    act(() => dialogs.setSpinner(false));
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: 'Please wait a moment...' }));
+    act(() => dialogs.showSnack('Your answer was saved.'));
+    const snack = screen.getByText('Your answer was saved.');
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(dialogStore.getState().show_info_snack_dialog).toBe(false);
+    await waitForElementToBeRemoved(snack);
+  });
+
+  it('show the offline dialog while the browser is offline', async () => {
+    render(<GlobalOverlays teamsAppLink={null} />);
+    expect(screen.queryByRole('dialog', { name: "Oops! You're Offline" })).toBeNull();
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByRole('dialog', { name: "Oops! You're Offline" })).toBeInTheDocument();
+    // Like every dialog it can be dismissed (what works offline, a queued call-tree answer, stays reachable).
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByRole('dialog', { name: "Oops! You're Offline" })).toBeInTheDocument();
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+  });
+});

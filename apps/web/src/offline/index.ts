@@ -1,0 +1,2 @@
+export * from './AnswerQueueProvider.tsx';
+export * from './answerQueue.ts';

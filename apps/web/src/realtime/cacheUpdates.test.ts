@@ -1,0 +1,178 @@
+import type { Comment, EventMessage, Post, PostBase, Topic, TopicPage } from '@btalk/contracts';
+import { type InfiniteData, QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import type { CommentPages, PostPages } from '../api/postCache.ts';
+import { callTreeKeys, queryKeys } from '../api/queryKeys.ts';
+import { applyEvent } from './cacheUpdates.ts';
+
+const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@example.com', department: null };
+const boon = { id: 'u-boon', displayName: 'Boon', email: 'boon@example.com', department: null };
+const me = { userId: boon.id };
+let seq = 0;
+
+function base(number: number, overrides: Partial<PostBase> = {}): PostBase {
+  return {
+    id: `p${number}`,
+    clientId: `c${number}`,
+    topicId: 't1',
+    number,
+    author: anong,
+    body: `post ${number}`,
+    mentions: [],
+    attachments: [],
+    reactions: [],
+    commentCount: 0,
+    pinnedAt: null,
+    editedAt: null,
+    deletedAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function asPost(b: PostBase): Post {
+  return {
+    ...b,
+    bell: 'ring',
+    abilities: { edit: true, delete: true, pin: true, comment: true, react: true },
+  };
+}
+
+const event = (name: string, payload: unknown, room = 'topic:t1'): EventMessage => ({
+  type: 'event',
+  seq: ++seq,
+  room,
+  name,
+  payload,
+  actorId: anong.id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+function setup() {
+  const qc = new QueryClient();
+  const topic = {
+    id: 't1',
+    postCount: 1,
+    lastReadNumber: 1,
+    unreadCount: 0,
+    archivedAt: null,
+    lastActivityAt: '2026-01-01T00:00:00.000Z',
+    abilities: {
+      edit: false,
+      archive: false,
+      manageMembers: false,
+      post: true,
+      pin: false,
+      leave: false,
+      follow: true,
+    },
+  } as unknown as Topic;
+  qc.setQueryData(queryKeys.topics.detail('t1'), topic);
+  qc.setQueryData<InfiniteData<TopicPage, string | undefined>>(queryKeys.topics.list('all'), {
+    pages: [{ items: [topic], nextCursor: null }],
+    pageParams: [undefined],
+  });
+  qc.setQueryData<PostPages>(queryKeys.posts.list('t1'), {
+    pages: [{ items: [asPost(base(1))], pinned: [], nextCursor: null }],
+    pageParams: [undefined],
+  });
+  const posts = () => qc.getQueryData<PostPages>(queryKeys.posts.list('t1'))!.pages[0]!.items;
+  return { qc, posts, topic: () => qc.getQueryData<Topic>(queryKeys.topics.detail('t1'))! };
+}
+
+describe('applyEvent', () => {
+  it('adds a new post once with the reader’s abilities, and counts it as unread', () => {
+    const { qc, posts, topic } = setup();
+    const created = event('post.created', { post: base(2) });
+    applyEvent(qc, created, me);
+    applyEvent(qc, created, me);
+    expect(posts().map((p) => p.number)).toEqual([2, 1]);
+    expect(posts()[0]!.abilities).toEqual({
+      edit: false,
+      delete: false,
+      pin: false,
+      comment: true,
+      react: true,
+    });
+    expect(posts()[0]!.bell).toBe('off');
+    expect(topic()).toMatchObject({ postCount: 2, unreadCount: 1 });
+    const list = qc.getQueryData<InfiniteData<TopicPage>>(queryKeys.topics.list('all'))!;
+    expect(list.pages[0]!.items[0]!.unreadCount).toBe(1);
+  });
+
+  it('edits, deletes and pins in place, keeping what the server said about the reader', () => {
+    const { qc, posts } = setup();
+    applyEvent(qc, event('post.edited', { post: base(1, { body: 'changed', editedAt: 'x' }) }), me);
+    expect(posts()[0]).toMatchObject({ body: 'changed', editedAt: 'x', bell: 'ring' });
+    expect(posts()[0]!.abilities.edit).toBe(true);
+    applyEvent(qc, event('post.pinned', { topicId: 't1', postId: 'p1', pinnedAt: 'y' }), me);
+    expect(qc.getQueryData<PostPages>(queryKeys.posts.list('t1'))!.pages[0]!.pinned.map((p) => p.id)).toEqual(
+      ['p1'],
+    );
+    applyEvent(qc, event('post.deleted', { topicId: 't1', postId: 'p1', deletedAt: 'z' }), me);
+    expect(posts()[0]).toMatchObject({ body: '', deletedAt: 'z' });
+    expect(posts()[0]!.abilities.react).toBe(false);
+  });
+
+  it('adds and removes reactions idempotently', () => {
+    const { qc, posts } = setup();
+    const target = { topicId: 't1', postId: 'p1', commentId: null, emoji: '👍', person: boon };
+    applyEvent(qc, event('reaction.added', target), me);
+    applyEvent(qc, event('reaction.added', target), me);
+    applyEvent(qc, event('reaction.added', { ...target, person: anong }), me);
+    expect(posts()[0]!.reactions).toEqual([{ emoji: '👍', count: 2, people: [boon, anong] }]);
+    applyEvent(qc, event('reaction.removed', target), me);
+    applyEvent(qc, event('reaction.removed', { ...target, person: anong }), me);
+    expect(posts()[0]!.reactions).toEqual([]);
+  });
+
+  it('puts comments into open threads and sets the post’s comment count from the event', () => {
+    const { qc, posts } = setup();
+    qc.setQueryData<CommentPages>(queryKeys.posts.comments('p1'), {
+      pages: [{ items: [], nextCursor: null }],
+      pageParams: [undefined],
+    });
+    const comment = {
+      id: 'k1',
+      clientId: 'ck1',
+      postId: 'p1',
+      topicId: 't1',
+      author: anong,
+      body: 'hi',
+      mentions: [],
+      reactions: [],
+      editedAt: null,
+      deletedAt: null,
+      createdAt: 'now',
+    };
+    applyEvent(qc, event('comment.created', { comment, commentCount: 1 }), me);
+    applyEvent(qc, event('comment.created', { comment, commentCount: 1 }), me);
+    const comments = () => qc.getQueryData<CommentPages>(queryKeys.posts.comments('p1'))!.pages[0]!.items;
+    expect(comments().map((c: Comment) => c.id)).toEqual(['k1']);
+    expect(posts()[0]!.commentCount).toBe(1);
+    applyEvent(
+      qc,
+      event('comment.deleted', {
+        topicId: 't1',
+        postId: 'p1',
+        commentId: 'k1',
+        deletedAt: 'z',
+        commentCount: 0,
+      }),
+      me,
+    );
+    expect(comments()[0]).toMatchObject({ body: '', deletedAt: 'z' });
+    expect(posts()[0]!.commentCount).toBe(0);
+  });
+
+  it('invalidates the call-tree queries of an event', () => {
+    const { qc } = setup();
+    qc.setQueryData(callTreeKeys.rollup('e1', {}), { any: 1 });
+    qc.setQueryData(callTreeKeys.pending(), []);
+    qc.setQueryData(callTreeKeys.rollup('e2', {}), { any: 2 });
+    applyEvent(qc, event('callevent.answered', {}, 'callevent:e1'), me);
+    expect(qc.getQueryState(callTreeKeys.rollup('e1', {}))!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(callTreeKeys.pending())!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(callTreeKeys.rollup('e2', {}))!.isInvalidated).toBe(false);
+  });
+});

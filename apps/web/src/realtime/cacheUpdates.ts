@@ -1,0 +1,291 @@
+import type {
+  CallTreeEventName,
+  Comment,
+  CommentBase,
+  EventMessage,
+  EventName,
+  Post,
+  PostBase,
+  ReactionSummary,
+  Topic,
+  TopicDomainEvent,
+  TopicEventPayload,
+  TopicPage,
+} from '@btalk/contracts';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { type CommentPages, type PostPages, patchPost, upsertComment, upsertPost } from '../api/postCache.ts';
+import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
+
+// Event names typed from the contracts' maps (a rename fails the typecheck) but written out, because
+// importing the contracts' modules would bring zod into the bundle.
+type Name = (typeof EventName)[keyof typeof EventName];
+type CallName = (typeof CallTreeEventName)[keyof typeof CallTreeEventName];
+const CALL_TREE_EVENTS: ReadonlySet<string> = new Set<CallName>([
+  'callevent.started',
+  'callevent.answered',
+  'callevent.escalated',
+  'callevent.reminded',
+  'callevent.closed',
+  'notification.created',
+]);
+
+type Payload<N extends Name> = TopicEventPayload<N>;
+type TopicPages = InfiniteData<TopicPage, string | undefined>;
+
+/** Who is reading: the abilities of posts that arrive by event are worked out for them. */
+export interface Viewer {
+  userId: string;
+}
+
+/** The topic as cached (detail), when this tab has it. */
+function cachedTopic(qc: QueryClient, topicId: string): Topic | undefined {
+  return qc.getQueryData<Topic>(queryKeys.topics.detail(topicId));
+}
+
+/**
+ * A post as this person sees it, from the shared payload. Abilities follow the server's rules
+ * (policies/post.ts) from what the cached topic says about the person; the server checks every
+ * action again, and a post already cached keeps the abilities and bell the server gave it.
+ */
+function asPost(qc: QueryClient, base: PostBase, viewer: Viewer, existing?: Post): Post {
+  if (existing) return { ...existing, ...base };
+  const topic = cachedTopic(qc, base.topicId);
+  const alive = base.deletedAt === null;
+  const open = !topic?.archivedAt;
+  const author = base.author.id === viewer.userId;
+  const mentioned = base.mentions.some((m) => m.id === viewer.userId);
+  const moderator = topic?.abilities.manageMembers ?? false;
+  const canPost = topic?.abilities.post ?? false;
+  return {
+    ...base,
+    bell: author || mentioned ? 'ring' : 'off',
+    abilities: {
+      edit: alive && open && author,
+      delete: alive && open && (author || moderator),
+      pin: alive && (topic?.abilities.pin ?? false),
+      comment: alive && canPost,
+      react: alive && canPost,
+    },
+  };
+}
+
+function asComment(qc: QueryClient, base: CommentBase, viewer: Viewer, existing?: Comment): Comment {
+  if (existing) return { ...existing, ...base };
+  const topic = cachedTopic(qc, base.topicId);
+  const alive = base.deletedAt === null && !topic?.archivedAt;
+  const author = base.author.id === viewer.userId;
+  return {
+    ...base,
+    abilities: {
+      edit: alive && author,
+      delete: alive && (author || (topic?.abilities.manageMembers ?? false)),
+      react: alive && (topic?.abilities.post ?? false),
+    },
+  };
+}
+
+function findPost(qc: QueryClient, topicId: string, postId: string): Post | undefined {
+  const data = qc.getQueryData<PostPages>(queryKeys.posts.list(topicId));
+  for (const page of data?.pages ?? []) {
+    const hit = page.items.find((p) => p.id === postId) ?? page.pinned.find((p) => p.id === postId);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function findComment(qc: QueryClient, postId: string, commentId: string): Comment | undefined {
+  const data = qc.getQueryData<CommentPages>(queryKeys.posts.comments(postId));
+  for (const page of data?.pages ?? []) {
+    const hit = page.items.find((c) => c.id === commentId);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function patchComment(qc: QueryClient, postId: string, commentId: string, change: (c: Comment) => Comment) {
+  qc.setQueryData<CommentPages>(queryKeys.posts.comments(postId), (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((p) => ({
+            ...p,
+            items: p.items.map((c) => (c.id === commentId ? change(c) : c)),
+          })),
+        }
+      : data,
+  );
+}
+
+/** Adds or takes away one person's reaction in a summary list (idempotent: replays change nothing). */
+export function applyReaction(
+  reactions: ReactionSummary[],
+  p: Payload<'reaction.added'>,
+  added: boolean,
+): ReactionSummary[] {
+  const others = reactions.filter((r) => r.emoji !== p.emoji);
+  const current = reactions.find((r) => r.emoji === p.emoji);
+  const people = (current?.people ?? []).filter((x) => x.id !== p.person.id);
+  if (added) people.push(p.person);
+  if (people.length === 0) return others;
+  const next = { emoji: p.emoji, count: people.length, people };
+  // Keep the emoji's place; a new emoji goes last (the server orders by the emoji set on refetch).
+  return current ? reactions.map((r) => (r.emoji === p.emoji ? next : r)) : [...others, next];
+}
+
+/** Patches one topic wherever it is cached: its detail and every home list page. */
+function patchTopic(qc: QueryClient, topicId: string, change: (t: Topic) => Topic): void {
+  qc.setQueryData<Topic>(queryKeys.topics.detail(topicId), (t) => (t ? change(t) : t));
+  qc.setQueriesData<TopicPages>({ queryKey: queryKeys.topics.lists() }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((p) => ({
+            ...p,
+            items: p.items.map((t) => (t.id === topicId ? change(t) : t)),
+          })),
+        }
+      : data,
+  );
+}
+
+/** A post by someone else arrived: one more unread, unless the reader already has it in view. */
+function countNewPost(qc: QueryClient, post: PostBase, viewer: Viewer): void {
+  patchTopic(qc, post.topicId, (t) => ({
+    ...t,
+    postCount: Math.max(t.postCount, post.number),
+    lastActivityAt: post.createdAt,
+    unreadCount:
+      post.author.id !== viewer.userId && post.number > t.lastReadNumber ? t.unreadCount + 1 : t.unreadCount,
+  }));
+}
+
+/**
+ * Applies one domain event to the query cache: posts, comments and reactions in place, topics'
+ * counters, and invalidations where the event does not carry enough to patch (lists whose order
+ * changes, the call-tree roll-ups, whose totals are computed by the server).
+ */
+export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewer): void {
+  const name = message.name;
+  if (CALL_TREE_EVENTS.has(name)) {
+    const eventId = message.room.startsWith('callevent:')
+      ? message.room.slice('callevent:'.length)
+      : (message.payload as { eventId?: string } | null)?.eventId;
+    if (eventId) void qc.invalidateQueries({ queryKey: callTreeKeys.event(eventId) });
+    void qc.invalidateQueries({ queryKey: callTreeKeys.pending() });
+    void qc.invalidateQueries({ queryKey: callTreeKeys.events() });
+    // The bell's list and unread count (escalations, reminders, started events).
+    if (name === 'notification.created') void qc.invalidateQueries({ queryKey: notificationKeys.all });
+    return;
+  }
+  const event = { type: name, payload: message.payload } as TopicDomainEvent;
+  switch (event.type) {
+    case 'post.created': {
+      const { post } = event.payload;
+      const known = findPost(qc, post.topicId, post.id);
+      upsertPost(qc, asPost(qc, post, viewer, known));
+      if (!known) countNewPost(qc, post, viewer);
+      break;
+    }
+    case 'post.edited': {
+      const { post } = event.payload;
+      const known = findPost(qc, post.topicId, post.id);
+      if (known) upsertPost(qc, asPost(qc, post, viewer, known));
+      break;
+    }
+    case 'post.deleted': {
+      const p = event.payload;
+      patchPost(qc, p.topicId, p.postId, (post) => ({
+        ...post,
+        body: '',
+        attachments: [],
+        deletedAt: p.deletedAt,
+        abilities: { edit: false, delete: false, pin: false, comment: false, react: false },
+      }));
+      break;
+    }
+    case 'post.pinned': {
+      const p = event.payload;
+      const known = findPost(qc, p.topicId, p.postId);
+      if (known) upsertPost(qc, { ...known, pinnedAt: p.pinnedAt });
+      break;
+    }
+    case 'comment.created':
+    case 'comment.edited': {
+      const { comment } = event.payload;
+      const known = findComment(qc, comment.postId, comment.id);
+      if (event.type === 'comment.edited' && !known) break;
+      upsertComment(qc, asComment(qc, comment, viewer, known));
+      if (event.type === 'comment.created') {
+        const count = event.payload.commentCount;
+        patchPost(qc, comment.topicId, comment.postId, (p) => ({ ...p, commentCount: count }));
+      }
+      break;
+    }
+    case 'comment.deleted': {
+      const p = event.payload;
+      patchComment(qc, p.postId, p.commentId, (c) => ({
+        ...c,
+        body: '',
+        deletedAt: p.deletedAt,
+        abilities: { edit: false, delete: false, react: false },
+      }));
+      patchPost(qc, p.topicId, p.postId, (post) => ({ ...post, commentCount: p.commentCount }));
+      break;
+    }
+    case 'reaction.added':
+    case 'reaction.removed': {
+      const p = event.payload;
+      const added = event.type === 'reaction.added';
+      if (p.commentId) {
+        const commentId = p.commentId;
+        patchComment(qc, p.postId, commentId, (c) => ({
+          ...c,
+          reactions: applyReaction(c.reactions, p, added),
+        }));
+      } else {
+        patchPost(qc, p.topicId, p.postId, (post) => ({
+          ...post,
+          reactions: applyReaction(post.reactions, p, added),
+        }));
+      }
+      break;
+    }
+    case 'topic.updated':
+    case 'topic.created': {
+      const { topic } = event.payload;
+      patchTopic(qc, topic.id, (t) => ({ ...t, ...topic }));
+      if (event.type === 'topic.created') void qc.invalidateQueries({ queryKey: queryKeys.topics.lists() });
+      break;
+    }
+    case 'topic.member_added':
+    case 'topic.member_removed':
+    case 'topic.member_role_changed':
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.members(event.payload.topicId) });
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.detail(event.payload.topicId) });
+      break;
+    case 'me.membership_added':
+    case 'me.membership_removed':
+    case 'me.follow_changed':
+      // Abilities and the home lists change with membership: the server works them out.
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.detail(event.payload.topicId) });
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.lists() });
+      if (event.type !== 'me.follow_changed')
+        void qc.invalidateQueries({ queryKey: queryKeys.posts.list(event.payload.topicId) });
+      break;
+    case 'me.read_updated': {
+      const p = event.payload;
+      patchTopic(qc, p.topicId, (t) =>
+        p.lastReadNumber > t.lastReadNumber ? { ...t, lastReadNumber: p.lastReadNumber } : t,
+      );
+      // The unread count is the server's (posts by others, not deleted): refetch it.
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.lists() });
+      void qc.invalidateQueries({ queryKey: queryKeys.topics.detail(p.topicId) });
+      break;
+    }
+    case 'me.bell_changed': {
+      const p = event.payload;
+      patchPost(qc, p.topicId, p.postId, (post) => ({ ...post, bell: p.bell }));
+      break;
+    }
+  }
+}

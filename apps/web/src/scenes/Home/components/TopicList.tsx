@@ -1,0 +1,86 @@
+import type { Topic } from '@btalk/contracts';
+import Lock from '@mui/icons-material/Lock';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import ListItemButton from '@mui/material/ListItemButton';
+import Typography from '@mui/material/Typography';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { StateMessage } from '../../../components/SignInPrompt.tsx';
+import { fullTime, shortTime } from '../../../components/time.ts';
+import { VirtualList } from '../../../components/VirtualList.tsx';
+import { useServices } from '../../../services.tsx';
+
+function TopicRow({ topic }: { topic: Topic }) {
+  const { t } = useTranslation('home');
+  const unread = topic.unreadCount > 0;
+  return (
+    <ListItemButton component={Link} to={`/topics/${topic.id}`} divider sx={{ gap: 2, py: 1.5 }}>
+      <Avatar
+        variant="rounded"
+        sx={{ bgcolor: topic.coverColor ?? 'primary.main', color: '#fff' }}
+        aria-hidden
+      >
+        {topic.coverEmoji ?? Array.from(topic.title)[0]?.toUpperCase()}
+      </Avatar>
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Typography noWrap sx={{ fontWeight: unread ? 700 : 500 }}>
+          {topic.visibility === 'members' && (
+            <Lock fontSize="inherit" titleAccess={t('membersOnly')} sx={{ mr: 0.5, verticalAlign: '-2px' }} />
+          )}
+          {topic.title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" noWrap>
+          {t('members', { count: topic.memberCount })} · {t('posts', { count: topic.postCount })}
+          {topic.archivedAt ? ` · ${t('archived')}` : ''}
+        </Typography>
+      </Box>
+      <Box sx={{ textAlign: 'right', flexShrink: 0 }}>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          component="time"
+          title={fullTime(topic.lastActivityAt)}
+        >
+          {t('lastActivity', { time: shortTime(topic.lastActivityAt) })}
+        </Typography>
+        {unread && (
+          <Box>
+            <Chip size="small" color="secondary" label={t('unread', { count: topic.unreadCount })} />
+          </Box>
+        )}
+      </Box>
+    </ListItemButton>
+  );
+}
+
+/** The topics the person sees (mine or all), newest activity first, with unread counts. */
+export function TopicList({ scope }: { scope: 'mine' | 'all' }) {
+  const { t } = useTranslation('home');
+  const { api } = useServices();
+  const topics = useInfiniteQuery({
+    queryKey: queryKeys.topics.list(scope),
+    queryFn: ({ pageParam }) => api.topics.list({ scope, cursor: pageParam, limit: 30 }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    meta: { silent: true },
+  });
+  if (topics.isPending) return <StateMessage text={t('loading')} />;
+  if (topics.isError) return <StateMessage text={t('failed')} onRetry={() => topics.refetch()} />;
+  const items = topics.data.pages.flatMap((p) => p.items);
+  if (items.length === 0) return <StateMessage text={scope === 'mine' ? t('emptyMine') : t('emptyAll')} />;
+  return (
+    <VirtualList
+      label={t('listLabel')}
+      items={items}
+      itemKey={(topic) => topic.id}
+      renderItem={(topic) => <TopicRow topic={topic} />}
+      onEndReached={() => {
+        if (topics.hasNextPage && !topics.isFetchingNextPage) void topics.fetchNextPage();
+      }}
+    />
+  );
+}

@@ -1,0 +1,117 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { ScenePage } from '../../components/ScenePage.tsx';
+import { useServices } from '../../services.tsx';
+import { POPUP_FEATURES, POPUP_NAME, startSignIn } from '../../signin/signIn.ts';
+import { useStore } from '../../stores/createStore.ts';
+import { usePopupResult } from './usePopupResult.ts';
+
+/** What the sign-in screen is doing. */
+type Status = 'starting' | 'leaving' | 'popup' | 'needsClick' | 'failed' | 'signedOut';
+
+/**
+ * `/login`: signs in by itself (SPEC.md section 4): clears the tokens, asks for the directory's
+ * sign-in URL, then sends the page there or opens it in a popup, as the server is configured. After
+ * signing out it waits for a click instead, so the directory does not sign the person straight back in.
+ */
+export default function Login() {
+  const { t } = useTranslation('login');
+  const services = useServices();
+  const queryClient = useQueryClient();
+  const { config, session } = services;
+  const location = useLocation();
+  const signedOut = (location.state as { signedOut?: boolean } | null)?.signedOut === true;
+  const [status, setStatus] = useState<Status>(signedOut ? 'signedOut' : 'starting');
+  const lastPage = useStore(session, (s) => s.last_page);
+  const popupMode = config.directory.signInMode === 'popup';
+  // A newer attempt (or leaving the screen) makes an older one stop before it navigates.
+  const attempt = useRef(0);
+  const popup = usePopupResult(() => setStatus('needsClick'));
+
+  const signIn = useCallback(
+    async (openedPopup?: Window | null) => {
+      const mine = ++attempt.current;
+      setStatus('starting');
+      const aad = await startSignIn(services, queryClient);
+      if (mine !== attempt.current) return;
+      if (!aad) {
+        openedPopup?.close();
+        setStatus('failed');
+        return;
+      }
+      if (aad.signInMode === 'redirect') {
+        setStatus('leaving');
+        window.location.assign(aad.url);
+        return;
+      }
+      // Browsers block popups not opened by a click: then the person clicks "Sign in".
+      const opened = openedPopup ?? window.open(aad.url, POPUP_NAME, POPUP_FEATURES);
+      if (!opened) {
+        setStatus('needsClick');
+        return;
+      }
+      if (openedPopup) openedPopup.location.href = aad.url;
+      popup.watch(opened, aad.state);
+      setStatus('popup');
+    },
+    [services, queryClient, popup],
+  );
+
+  useEffect(() => {
+    if (signedOut) {
+      setStatus('signedOut');
+      return;
+    }
+    void signIn();
+    return () => {
+      attempt.current += 1;
+    };
+  }, [signedOut, signIn]);
+
+  // The click opens the popup at once (a popup opened later, after a request, would be blocked).
+  const onClick = () =>
+    void signIn(popupMode ? window.open('about:blank', POPUP_NAME, POPUP_FEATURES) : null);
+
+  const busy = status === 'starting' || status === 'leaving' || status === 'popup';
+  return (
+    <ScenePage title={t('title')}>
+      {status === 'signedOut' && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('signedOut')}
+        </Alert>
+      )}
+      {status === 'failed' && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {t('failed')}
+        </Alert>
+      )}
+      <Typography color="text.secondary" gutterBottom>
+        {status === 'popup' ? t('popupOpen') : status === 'needsClick' ? t('needsClick') : t('text')}
+      </Typography>
+      {!signedOut && lastPage !== '/' && (
+        <Typography sx={{ wordBreak: 'break-all' }}>{t('returnTo', { path: lastPage })}</Typography>
+      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 3 }}>
+        {busy ? (
+          <>
+            <CircularProgress size={24} aria-label={t('working')} />
+            <Typography color="text.secondary">
+              {t(status === 'popup' ? 'waitingPopup' : 'working')}
+            </Typography>
+          </>
+        ) : (
+          <Button variant="contained" size="large" onClick={onClick}>
+            {t('signIn')}
+          </Button>
+        )}
+      </Box>
+    </ScenePage>
+  );
+}

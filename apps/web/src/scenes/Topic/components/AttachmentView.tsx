@@ -1,0 +1,143 @@
+import type { Attachment } from '@btalk/contracts';
+import AttachFile from '@mui/icons-material/AttachFile';
+import BrokenImage from '@mui/icons-material/BrokenImage';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import ButtonBase from '@mui/material/ButtonBase';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import Skeleton from '@mui/material/Skeleton';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { useServices } from '../../../services.tsx';
+import { dialogs } from '../../../stores/dialogs.ts';
+
+/** An object URL for a blob, revoked when the blob changes or the component goes. */
+function useObjectUrl(blob: Blob | undefined): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!blob) return;
+    const made = URL.createObjectURL(blob);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [blob]);
+  return url;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** An image attachment: fetched with the API's headers, shown inline, opened large on click. */
+function ImageAttachment({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation('topic');
+  const { api } = useServices();
+  const [preview, setPreview] = useState(false);
+  const image = useQuery({
+    queryKey: queryKeys.attachment(attachment.id),
+    queryFn: () => api.attachments.download(attachment.url),
+    staleTime: Number.POSITIVE_INFINITY,
+    meta: { silent: true },
+  });
+  const url = useObjectUrl(image.data);
+  if (image.isError) {
+    return (
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', color: 'text.secondary' }}>
+        <BrokenImage /> {t('attachments.imageFailed', { name: attachment.fileName })}
+      </Box>
+    );
+  }
+  if (!url)
+    return <Skeleton variant="rounded" width={240} height={160} aria-label={t('attachments.loading')} />;
+  return (
+    <>
+      <ButtonBase
+        onClick={() => setPreview(true)}
+        aria-label={t('attachments.open', { name: attachment.fileName })}
+      >
+        <Box
+          component="img"
+          src={url}
+          alt={attachment.fileName}
+          sx={{ maxWidth: '100%', maxHeight: 240, borderRadius: 1, display: 'block' }}
+        />
+      </ButtonBase>
+      <Dialog open={preview} onClose={() => setPreview(false)} maxWidth="lg" aria-label={attachment.fileName}>
+        <DialogContent sx={{ p: 1 }}>
+          <Box
+            component="img"
+            src={url}
+            alt={attachment.fileName}
+            sx={{ maxWidth: '100%', display: 'block' }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button component="a" href={url} download={attachment.fileName}>
+            {t('attachments.download')}
+          </Button>
+          <Button onClick={() => setPreview(false)}>{t('close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** A file attachment: a download, fetched with the API's headers when clicked. */
+function FileAttachment({ attachment }: { attachment: Attachment }) {
+  const { api } = useServices();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const blob = await api.attachments.download(attachment.url);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = attachment.fileName;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      dialogs.showError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button
+      variant="outlined"
+      size="small"
+      startIcon={<AttachFile />}
+      onClick={download}
+      loading={busy}
+      sx={{ textTransform: 'none', maxWidth: '100%' }}
+    >
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {attachment.fileName}
+      </Box>
+      <Box component="span" sx={{ ml: 1, color: 'text.secondary', flexShrink: 0 }}>
+        {formatSize(attachment.sizeBytes)}
+      </Box>
+    </Button>
+  );
+}
+
+/** A post's attachments: images inline with a preview, other files as downloads. */
+export function Attachments({ attachments }: { attachments: Attachment[] }) {
+  if (attachments.length === 0) return null;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+      {attachments.map((a) =>
+        a.kind === 'image' ? (
+          <ImageAttachment key={a.id} attachment={a} />
+        ) : (
+          <FileAttachment key={a.id} attachment={a} />
+        ),
+      )}
+    </Box>
+  );
+}

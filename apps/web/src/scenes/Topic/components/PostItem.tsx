@@ -1,0 +1,150 @@
+import type { Post } from '@btalk/contracts';
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
+import NotificationsActive from '@mui/icons-material/NotificationsActive';
+import NotificationsOff from '@mui/icons-material/NotificationsOff';
+import PushPin from '@mui/icons-material/PushPin';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Markdown } from '../../../components/Markdown.tsx';
+import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
+import { fullTime, shortTime } from '../../../components/time.ts';
+import { dialogs } from '../../../stores/dialogs.ts';
+import { MAX_POST_LENGTH } from '../limits.ts';
+import { Attachments } from './AttachmentView.tsx';
+import { Comments } from './Comments.tsx';
+import { EditTextDialog } from './EditTextDialog.tsx';
+import { PostMenu } from './PostMenu.tsx';
+import { Reactions } from './Reactions.tsx';
+import { usePostActions } from './usePostActions.ts';
+
+/** The bell of a post (SPEC.md section 4): bell-ring = notifications from it, bell-off = none. */
+function Bell({ post, onToggle }: { post: Post; onToggle: () => void }) {
+  const { t } = useTranslation('topic');
+  const ringing = post.bell === 'ring';
+  const label = ringing ? t('bell.ring') : t('bell.off');
+  return (
+    <Tooltip title={label}>
+      <IconButton size="small" aria-label={label} aria-pressed={ringing} onClick={onToggle}>
+        {ringing ? (
+          <NotificationsActive fontSize="small" color="primary" />
+        ) : (
+          <NotificationsOff fontSize="small" />
+        )}
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/** One post: author photo and name, time, body, attachments, reactions, comments, bell and menu. */
+export function PostItem({ post, myId }: { post: Post; myId: string | undefined }) {
+  const { t } = useTranslation('topic');
+  const actions = usePostActions(post);
+  const [editing, setEditing] = useState(false);
+  const [showComments, setShowComments] = useState(false);
+  const deleted = post.deletedAt !== null;
+
+  const remove = async () => {
+    const yes = await dialogs.confirm({
+      title: t('post.deleteTitle'),
+      text: t('post.deleteText'),
+      confirmLabel: t('post.delete'),
+    });
+    if (yes) actions.remove.mutate();
+  };
+
+  return (
+    <Box
+      component="article"
+      id={`post-${post.number}`}
+      aria-label={t('post.label', { name: post.author.displayName })}
+      sx={{ display: 'flex', gap: 1.5, px: { xs: 1, sm: 2 }, py: 1.5 }}
+    >
+      <PersonAvatar person={post.author} />
+      <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1 }}>
+          <Typography component="span" sx={{ fontWeight: 700 }}>
+            {post.author.displayName}
+          </Typography>
+          <Typography
+            component="time"
+            variant="caption"
+            color="text.secondary"
+            dateTime={post.createdAt}
+            title={fullTime(post.createdAt)}
+          >
+            {shortTime(post.createdAt)}
+          </Typography>
+          {post.editedAt && !deleted && (
+            <Typography variant="caption" color="text.secondary" title={fullTime(post.editedAt)}>
+              {t('post.edited')}
+            </Typography>
+          )}
+          {post.pinnedAt && !deleted && (
+            <Typography
+              variant="caption"
+              color="secondary"
+              sx={{ display: 'inline-flex', alignItems: 'center' }}
+            >
+              <PushPin sx={{ fontSize: 14, mr: 0.25 }} aria-hidden />
+              {t('post.pinned')}
+            </Typography>
+          )}
+          <Box sx={{ flexGrow: 1 }} />
+          {!deleted && (
+            <Bell post={post} onToggle={() => actions.bell.mutate(post.bell === 'ring' ? 'off' : 'ring')} />
+          )}
+          <PostMenu
+            post={post}
+            onEdit={() => setEditing(true)}
+            onDelete={remove}
+            onPin={(p) => actions.pin.mutate(p)}
+          />
+        </Box>
+        {deleted ? (
+          <Typography color="text.secondary" sx={{ fontStyle: 'italic' }}>
+            {t('post.deleted')}
+          </Typography>
+        ) : (
+          <>
+            {post.body && <Markdown text={post.body} />}
+            <Attachments attachments={post.attachments} />
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>
+              <Reactions
+                subject="post"
+                reactions={post.reactions}
+                myId={myId}
+                canReact={post.abilities.react}
+                onToggle={(emoji, mine) =>
+                  actions.react.mutate({ emoji, mine, clientId: crypto.randomUUID() })
+                }
+              />
+              <Button
+                size="small"
+                startIcon={<ChatBubbleOutline fontSize="small" />}
+                aria-expanded={showComments}
+                onClick={() => setShowComments((s) => !s)}
+              >
+                {t('comments.toggle', { count: post.commentCount })}
+              </Button>
+            </Box>
+          </>
+        )}
+        {showComments && !deleted && <Comments post={post} myId={myId} />}
+      </Box>
+      {editing && (
+        <EditTextDialog
+          title={t('post.editTitle')}
+          initial={post.body}
+          maxLength={MAX_POST_LENGTH}
+          onSave={(text) => actions.edit.mutateAsync(text)}
+          onClose={() => setEditing(false)}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import type { ReactionEmoji, ReactionSummary } from '@btalk/contracts';
+import AddReaction from '@mui/icons-material/AddReactionOutlined';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Popover from '@mui/material/Popover';
+import Tooltip from '@mui/material/Tooltip';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { REACTIONS } from '../limits.ts';
+
+/** Props of a reaction bar. */
+export interface ReactionsProps {
+  reactions: ReactionSummary[];
+  myId: string | undefined;
+  canReact: boolean;
+  /** Adds (mine false) or takes back (mine true) the caller's reaction. */
+  onToggle: (emoji: ReactionEmoji, mine: boolean) => void;
+  /** What is reacted to, for the add button's name ("post" or "comment"). */
+  subject: 'post' | 'comment';
+}
+
+/** Reactions on a post or comment: counts with who reacted, a toggle per emoji, and the emoji picker. */
+export function Reactions({ reactions, myId, canReact, onToggle, subject }: ReactionsProps) {
+  const { t } = useTranslation('topic');
+  const [open, setOpen] = useState(false);
+  const anchor = useRef<HTMLButtonElement>(null);
+  const mineOf = (r: ReactionSummary) => r.people.some((p) => p.id === myId);
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, alignItems: 'center' }}>
+      {reactions
+        .filter((r) => r.count > 0)
+        .map((r) => {
+          const mine = mineOf(r);
+          const names = r.people.map((p) => p.displayName).join(', ');
+          return (
+            <Tooltip key={r.emoji} title={names}>
+              <Chip
+                size="small"
+                variant={mine ? 'filled' : 'outlined'}
+                color={mine ? 'primary' : 'default'}
+                label={`${r.emoji} ${r.count}`}
+                aria-label={t('reactions.summary', { emoji: r.emoji, count: r.count, names })}
+                aria-pressed={mine}
+                disabled={!canReact}
+                onClick={() => onToggle(r.emoji, mine)}
+              />
+            </Tooltip>
+          );
+        })}
+      {canReact && (
+        <>
+          <Tooltip title={t(`reactions.add.${subject}`)}>
+            <IconButton
+              ref={anchor}
+              size="small"
+              aria-label={t(`reactions.add.${subject}`)}
+              onClick={() => setOpen(true)}
+            >
+              <AddReaction fontSize="small" />
+            </IconButton>
+          </Tooltip>
+          <Popover
+            open={open}
+            anchorEl={anchor.current}
+            onClose={() => setOpen(false)}
+            anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
+            transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+          >
+            <Box role="group" aria-label={t('reactions.pick')} sx={{ display: 'flex', p: 0.5 }}>
+              {REACTIONS.map((emoji) => {
+                const found = reactions.find((r) => r.emoji === emoji);
+                const mine = found ? mineOf(found) : false;
+                return (
+                  <IconButton
+                    key={emoji}
+                    aria-label={t('reactions.react', { emoji })}
+                    aria-pressed={mine}
+                    onClick={() => {
+                      setOpen(false);
+                      onToggle(emoji, mine);
+                    }}
+                    sx={{ fontSize: 22, width: 40, height: 40 }}
+                  >
+                    {emoji}
+                  </IconButton>
+                );
+              })}
+            </Box>
+          </Popover>
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Topic } from '@btalk/contracts';
+import Group from '@mui/icons-material/Group';
+import Lock from '@mui/icons-material/Lock';
+import MoreVert from '@mui/icons-material/MoreVert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { queryKeys } from '../../../api/queryKeys.ts';
+import { Markdown } from '../../../components/Markdown.tsx';
+import { useServices } from '../../../services.tsx';
+import { EditTopicDialog } from './EditTopicDialog.tsx';
+import { MembersDialog } from './MembersDialog.tsx';
+
+/** The topic's header: title, members, and its menu (edit, archive, members, follow, leave). */
+export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | undefined }) {
+  const { t } = useTranslation('topic');
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const anchor = useRef<HTMLButtonElement>(null);
+  const [menu, setMenu] = useState(false);
+  const [dialog, setDialog] = useState<'edit' | 'members' | null>(null);
+  const [showDescription, setShowDescription] = useState(false);
+  const put = (updated: Topic) => {
+    queryClient.setQueryData(queryKeys.topics.detail(topic.id), updated);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.topics.lists() });
+  };
+  const archive = useMutation({
+    mutationFn: (archived: boolean) => api.topics.archive(topic.id, archived),
+    onSuccess: put,
+  });
+  const follow = useMutation({
+    mutationFn: (following: boolean) => api.topics.follow(topic.id, following),
+    onSuccess: put,
+  });
+  const leave = useMutation({
+    mutationFn: () => api.topics.removeMember(topic.id, myId ?? ''),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.topics.all });
+      void navigate('/');
+    },
+  });
+  const act = (action: () => void) => () => {
+    setMenu(false);
+    action();
+  };
+  const a = topic.abilities;
+  return (
+    <Box sx={{ px: { xs: 1, sm: 2 }, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        {topic.coverEmoji && (
+          <Box aria-hidden sx={{ fontSize: 28 }}>
+            {topic.coverEmoji}
+          </Box>
+        )}
+        <Typography
+          variant="h5"
+          component="h1"
+          sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}
+        >
+          {topic.visibility === 'members' && (
+            <Lock titleAccess={t('visibility.members')} sx={{ mr: 0.5, verticalAlign: '-3px' }} />
+          )}
+          {topic.title}
+        </Typography>
+        <Button
+          size="small"
+          startIcon={<Group />}
+          onClick={() => setDialog('members')}
+          aria-label={t('members.open', { count: topic.memberCount })}
+        >
+          {topic.memberCount}
+        </Button>
+        <IconButton ref={anchor} aria-label={t('menu.label')} onClick={() => setMenu(true)}>
+          <MoreVert />
+        </IconButton>
+      </Box>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+        {topic.archivedAt && <Chip size="small" color="warning" label={t('archived')} />}
+        {topic.description && (
+          <Button size="small" onClick={() => setShowDescription((s) => !s)} aria-expanded={showDescription}>
+            {showDescription ? t('description.hide') : t('description.show')}
+          </Button>
+        )}
+      </Box>
+      <Collapse in={showDescription}>
+        <Box sx={{ color: 'text.secondary', maxHeight: 240, overflowY: 'auto' }}>
+          <Markdown text={topic.description} />
+        </Box>
+      </Collapse>
+      <Menu anchorEl={anchor.current} open={menu} onClose={() => setMenu(false)}>
+        {a.edit && <MenuItem onClick={act(() => setDialog('edit'))}>{t('menu.edit')}</MenuItem>}
+        {a.archive && (
+          <MenuItem onClick={act(() => archive.mutate(topic.archivedAt === null))}>
+            {topic.archivedAt ? t('menu.unarchive') : t('menu.archive')}
+          </MenuItem>
+        )}
+        <MenuItem onClick={act(() => setDialog('members'))}>{t('menu.members')}</MenuItem>
+        {a.follow && (
+          <MenuItem onClick={act(() => follow.mutate(!topic.following))}>
+            {topic.following ? t('menu.unfollow') : t('menu.follow')}
+          </MenuItem>
+        )}
+        {a.leave && myId && <MenuItem onClick={act(() => leave.mutate())}>{t('menu.leave')}</MenuItem>}
+      </Menu>
+      {dialog === 'edit' && <EditTopicDialog topic={topic} onClose={() => setDialog(null)} />}
+      {dialog === 'members' && <MembersDialog topic={topic} onClose={() => setDialog(null)} />}
+    </Box>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The server side of bench/realtime.ts, run as a child process so that its memory and CPU are its
+ * own. `btalk`: the real app on a SQLite file (the embedded default) with one organisation-wide
+ * topic; the sender posts through the real topics API (POST /api/topics/:id/posts), so each post
+ * goes through authenticate, the terms gate, validation, the post command, the event log and the
+ * fan-out. `bare`: a plain `ws` server that broadcasts each POSTed body to every socket.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebSocketServer } from 'ws';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config/index.ts';
+import { createContext } from '../apps/server/src/context.ts';
+import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
+import { newId, now } from '../apps/server/src/ids.ts';
+import { serverVersion } from '../apps/server/src/version.ts';
+
+type Reply = { port: number; tokens: string[]; postPath: string };
+
+const mode = process.argv[2] as 'btalk' | 'bare';
+const clients = Number(process.argv[3]);
+
+function report(message: object): void {
+  process.send!(message);
+}
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    report({ type: 'memory', usage: process.memoryUsage() });
+  }
+});
+
+async function bare(): Promise<Reply> {
+  const server = createServer();
+  const wss = new WebSocketServer({ server });
+  let seq = 0;
+  server.on('request', (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const payload = JSON.parse(Buffer.concat(chunks).toString());
+      seq += 1;
+      const text = JSON.stringify({ type: 'event', seq, room: 'topic:bench', name: 'post.created', payload });
+      for (const socket of wss.clients) socket.send(text);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ code: 0, data: { seq } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, tokens: [], postPath: '/post' };
+}
+
+async function btalk(): Promise<Reply> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-bench-'));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ BTALK_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const db = openDatabase({ dataDir });
+  await migrateToLatest(db);
+  const ctx = createContext(config, db, serverVersion);
+  const at = now();
+  // Everyone has accepted the current terms, as people who use topics have.
+  const terms = await db.kysely
+    .selectFrom('terms_versions')
+    .select((eb) => eb.fn.max('version').as('version'))
+    .executeTakeFirstOrThrow();
+  const ids = Array.from({ length: clients + 1 }, () => newId());
+  await db.kysely.transaction().execute(async (trx) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      await trx
+        .insertInto('users')
+        .values(
+          ids.slice(i, i + 500).map((id, j) => ({
+            id,
+            issuer: 'https://bench.test',
+            subject: id,
+            tenant_id: null,
+            email: `bench${i + j}@bench.test`,
+            display_name: `Bench ${i + j}`,
+            department: null,
+            job_title: null,
+            manager_subject: null,
+            locale: 'en' as const,
+            role: 'member' as const,
+            tokens_valid_after: null,
+            terms_accepted_version: Number(terms.version),
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    }
+  });
+  const app = await buildApp(ctx, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const tokens = await Promise.all(ids.map((id) => ctx.tokens.sign(id, newId())));
+  // The sender (the last person) opens the organisation-wide topic that every client follows.
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/topics',
+    headers: { 'x-api-key': config.apiKey, authorization: `Bearer ${tokens.at(-1)}` },
+    payload: { title: 'Benchmark', visibility: 'organisation' },
+  });
+  const topicId = (created.json() as { data: { id: string } }).data.id;
+  return {
+    port: (app.server.address() as { port: number }).port,
+    tokens,
+    postPath: `/api/topics/${topicId}/posts`,
+  };
+}
+
+const reply = mode === 'bare' ? await bare() : await btalk();
+report({ type: 'ready', ...reply });

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from '@playwright/test';
+import { apiAs } from '../api.ts';
+import { expect, test } from '../fixtures.ts';
+import { signInAs } from '../session.ts';
+
+async function personPage(browser: Browser, baseURL: string, name: string) {
+  // Tall enough that the newest posts of a short topic are all rendered by the virtual list.
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 1400 } });
+  const page = await context.newPage();
+  const person = await signInAs(page, baseURL, name);
+  return { context, page, ...person };
+}
+
+const post = (page: Page, text: string | RegExp) => page.getByRole('article').filter({ hasText: text });
+const indicator = (page: Page, name: RegExp) => page.getByRole('status', { name });
+
+test('what one person does appears for the other without a reload, and a network drop loses and doubles nothing', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const base = baseURL ?? '';
+  const anong = await personPage(browser, base, 'Anong Realtime');
+  const boon = await personPage(browser, base, 'Boon Realtime');
+  const title = `Live ${randomUUID().slice(0, 8)}`;
+  const topic = await apiAs<{ id: string }>(base, anong.token, 'POST', '/topics', {
+    title,
+    visibility: 'organisation',
+  });
+
+  const a = anong.page;
+  const b = boon.page;
+  await a.goto(`/topics/${topic.id}`);
+  await b.goto(`/topics/${topic.id}`);
+  await expect(indicator(a, /Live updates on/)).toBeVisible();
+  await expect(indicator(b, /Live updates on/)).toBeVisible();
+
+  // Who is here, and who is typing.
+  await expect(b.getByRole('group', { name: 'Here now: Anong Realtime' })).toBeVisible();
+  await a.getByLabel('Message').pressSequentially('Hello');
+  await expect(b.getByText('Anong Realtime is typing...')).toBeVisible();
+
+  // A post written in Anong's browser appears in Boon's.
+  await a.getByLabel('Message').fill('Hello from the site office');
+  await a.getByLabel('Message').press('Enter');
+  await expect(post(b, 'Hello from the site office')).toBeVisible();
+  await expect(b.getByText('Anong Realtime is typing...')).toBeHidden({ timeout: 8000 });
+  const posts = await apiAs<{ items: Array<{ id: string; body: string }> }>(
+    base,
+    boon.token,
+    'GET',
+    `/topics/${topic.id}/posts`,
+  );
+  const first = posts.items.find((p) => p.body === 'Hello from the site office');
+  if (!first) throw new Error('the post written in the browser is not in the topic');
+
+  // An edit, a reaction and a comment by Anong: each shows up in place for Boon.
+  await apiAs(base, anong.token, 'PATCH', `/posts/${first.id}`, { body: 'Hello from the new site office' });
+  const boonsView = post(b, 'Hello from the new site office');
+  await expect(boonsView.getByText('edited', { exact: true })).toBeVisible();
+  await apiAs(base, anong.token, 'POST', `/posts/${first.id}/reactions`, {
+    emoji: '👍',
+    clientId: randomUUID(),
+  });
+  await expect(boonsView.getByRole('button', { name: '👍 1 reaction: Anong Realtime' })).toBeVisible();
+  await apiAs(base, anong.token, 'POST', `/posts/${first.id}/comments`, {
+    body: 'The key is at reception',
+    clientId: randomUUID(),
+  });
+  await expect(boonsView.getByRole('button', { name: '1 comment' })).toBeVisible();
+  await boonsView.getByRole('button', { name: '1 comment' }).click();
+  await expect(boonsView.getByRole('listitem', { name: 'Comment by Anong Realtime' })).toContainText(
+    'The key is at reception',
+  );
+
+  // Boon's network drops for ten seconds while Anong writes five posts.
+  await boon.context.setOffline(true);
+  // The offline dialog is modal (the app bar is hidden from assistive technology behind it).
+  await expect(b.getByRole('dialog', { name: "Oops! You're Offline" })).toBeVisible();
+  await expect(b.locator('[data-status="offline"]')).toBeAttached();
+  const started = Date.now();
+  for (let i = 1; i <= 5; i++) {
+    await apiAs(base, anong.token, 'POST', `/topics/${topic.id}/posts`, {
+      clientId: randomUUID(),
+      body: `While you were away ${i}`,
+    });
+  }
+  await expect(post(a, 'While you were away 5')).toBeVisible();
+  await expect(post(b, /While you were away/)).toHaveCount(0);
+  await b.waitForTimeout(Math.max(0, 10_000 - (Date.now() - started)));
+  await boon.context.setOffline(false);
+
+  await expect(indicator(b, /Live updates on/)).toBeVisible({ timeout: 15_000 });
+  for (let i = 1; i <= 5; i++) {
+    await expect(post(b, `While you were away ${i}`)).toHaveCount(1);
+  }
+  await expect(post(b, /While you were away/)).toHaveCount(5);
+  // And nothing arrives twice later either: one more live post, still each once.
+  await apiAs(base, anong.token, 'POST', `/topics/${topic.id}/posts`, {
+    clientId: randomUUID(),
+    body: 'Back to normal',
+  });
+  await expect(post(b, 'Back to normal')).toHaveCount(1);
+  await expect(post(b, /While you were away/)).toHaveCount(5);
+
+  await anong.context.close();
+  await boon.context.close();
+});

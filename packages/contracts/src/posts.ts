@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { ClientId, Person, page } from './topics.ts';
+
+/** The reactions people can give: a small fixed set. */
+export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '🙏', '🎉', '✅'] as const;
+/** One of the reaction emojis. */
+export const ReactionEmoji = z.enum(REACTION_EMOJIS, {
+  message: `must be one of ${REACTION_EMOJIS.join(' ')}`,
+});
+export type ReactionEmoji = z.infer<typeof ReactionEmoji>;
+
+/** Longest post body, in characters. */
+export const MAX_POST_LENGTH = 20_000;
+/** Longest comment body, in characters. */
+export const MAX_COMMENT_LENGTH = 10_000;
+
+/** The reactions with one emoji on a post or comment. */
+export const ReactionSummary = z.object({
+  /** The emoji. */
+  emoji: ReactionEmoji,
+  /** How many people reacted with it. */
+  count: z.number().int(),
+  /** Who reacted with it, earliest first. */
+  people: z.array(Person),
+});
+export type ReactionSummary = z.infer<typeof ReactionSummary>;
+
+/** A file attached to a post. */
+export const Attachment = z.object({
+  /** Server id of the attachment. */
+  id: z.string(),
+  /** The file's name as uploaded (for the download), cleaned of path parts. */
+  fileName: z.string(),
+  /** The type taken from the file's content (not its name); `application/octet-stream` when unknown. */
+  contentType: z.string(),
+  /** Size in bytes. */
+  sizeBytes: z.number().int(),
+  /** `image` is shown inline with a preview; `file` is a download link. */
+  kind: z.enum(['image', 'file']),
+  /** API path of the content (`/api/attachments/:id`), fetched with the usual headers. */
+  url: z.string(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+/** `POST /api/topics/:topicId/attachments` answer: the uploaded files, to reference in a new post. */
+export const UploadAttachmentsResponse = z.object({
+  /** The stored files, in the order sent. */
+  attachments: z.array(Attachment),
+});
+export type UploadAttachmentsResponse = z.infer<typeof UploadAttachmentsResponse>;
+
+/** The parts of a post that are the same for everyone who sees it (also the realtime payload). */
+export const PostBase = z.object({
+  /** Server id (UUIDv7). */
+  id: z.string(),
+  /** The client-made id it was created with. */
+  clientId: z.string(),
+  /** The topic. */
+  topicId: z.string(),
+  /** Position in the topic: 1 for the first post, growing. */
+  number: z.number().int(),
+  /** The author. */
+  author: Person,
+  /** Markdown text, as written (the browser renders it sanitised); empty when deleted. */
+  body: z.string(),
+  /** People mentioned in it. */
+  mentions: z.array(Person),
+  /** Attached files (none when deleted). */
+  attachments: z.array(Attachment),
+  /** Reactions by emoji, in the order of the emoji set. */
+  reactions: z.array(ReactionSummary),
+  /** Number of comments that are not deleted. */
+  commentCount: z.number().int(),
+  /** When a topic owner pinned it, or null. */
+  pinnedAt: z.string().nullable(),
+  /** When the author last edited it ("edited"), or null. */
+  editedAt: z.string().nullable(),
+  /** When it was deleted (shown as a placeholder), or null. */
+  deletedAt: z.string().nullable(),
+  /** When it was written. */
+  createdAt: z.string(),
+});
+export type PostBase = z.infer<typeof PostBase>;
+
+/** What the caller may do with a post. */
+export const PostAbilities = z.object({
+  /** Change the text (the author). */
+  edit: z.boolean(),
+  /** Delete it (the author, a topic owner, an admin). */
+  delete: z.boolean(),
+  /** Pin or unpin it (a topic owner). */
+  pin: z.boolean(),
+  /** Comment on it. */
+  comment: z.boolean(),
+  /** React to it. */
+  react: z.boolean(),
+});
+export type PostAbilities = z.infer<typeof PostAbilities>;
+
+/** A post as the caller sees it. */
+export const Post = PostBase.extend({
+  /** The caller's bell: `ring` = notify me of new comments on this post, `off` = don't. */
+  bell: z.enum(['ring', 'off']),
+  /** What the caller may do. */
+  abilities: PostAbilities,
+});
+export type Post = z.infer<typeof Post>;
+
+/** `GET /api/topics/:topicId/posts` answer: newest first; the first page also lists the pinned posts. */
+export const PostPage = page(Post).extend({
+  /** On the first page: the pinned posts, most recently pinned first (also in `items` where they fall). */
+  pinned: z.array(Post),
+});
+export type PostPage = z.infer<typeof PostPage>;
+
+/** Explicit mentions: user ids, besides the `@[Name](user:<id>)` tokens in the text. */
+const Mentions = z.array(z.string().min(1).max(64)).max(50);
+
+/** `POST /api/topics/:topicId/posts`. */
+export const CreatePostRequest = z
+  .object({
+    /** Client-made id: a retry with the same id returns the same post; another body with it is a 409. */
+    clientId: ClientId,
+    /** Markdown text, up to 20,000 characters; may be empty when files are attached. */
+    body: z.string().max(MAX_POST_LENGTH).default(''),
+    /** People mentioned, besides the `@[Name](user:<id>)` tokens found in the body. */
+    mentions: Mentions.default([]),
+    /** Ids of files uploaded to this topic by the caller and not yet in a post. */
+    attachmentIds: z.array(z.string().min(1).max(64)).max(20).default([]),
+  })
+  .refine((v) => v.body.trim().length > 0 || v.attachmentIds.length > 0, {
+    message: 'write some text or attach a file',
+    path: ['body'],
+  });
+export type CreatePostRequest = z.infer<typeof CreatePostRequest>;
+
+/** `PATCH /api/posts/:postId`: the author changes the text. */
+export const UpdatePostRequest = z.object({
+  /** The new Markdown text. */
+  body: z.string().trim().min(1).max(MAX_POST_LENGTH),
+  /** People mentioned, besides the tokens in the body. */
+  mentions: Mentions.default([]),
+});
+export type UpdatePostRequest = z.infer<typeof UpdatePostRequest>;
+
+/** `PUT /api/posts/:postId/pin`. */
+export const PinRequest = z.object({
+  /** true to pin, false to unpin. */
+  pinned: z.boolean(),
+});
+export type PinRequest = z.infer<typeof PinRequest>;
+
+/** `PUT /api/posts/:postId/bell`. */
+export const BellRequest = z.object({
+  /** `ring` to be notified of new comments on the post, `off` not to be. */
+  bell: z.enum(['ring', 'off']),
+});
+export type BellRequest = z.infer<typeof BellRequest>;
+
+/** `:postId` in a path. */
+export const PostParams = z.object({
+  /** The post's id. */
+  postId: z.string().min(1).max(64),
+});
+
+/** The parts of a comment that are the same for everyone (also the realtime payload). */
+export const CommentBase = z.object({
+  /** Server id (UUIDv7). */
+  id: z.string(),
+  /** The client-made id it was created with. */
+  clientId: z.string(),
+  /** The post it replies to. */
+  postId: z.string(),
+  /** The post's topic. */
+  topicId: z.string(),
+  /** The author. */
+  author: Person,
+  /** Markdown text; empty when deleted. */
+  body: z.string(),
+  /** People mentioned in it. */
+  mentions: z.array(Person),
+  /** Reactions by emoji. */
+  reactions: z.array(ReactionSummary),
+  /** When the author last edited it, or null. */
+  editedAt: z.string().nullable(),
+  /** When it was deleted (a placeholder), or null. */
+  deletedAt: z.string().nullable(),
+  /** When it was written. */
+  createdAt: z.string(),
+});
+export type CommentBase = z.infer<typeof CommentBase>;
+
+/** A comment as the caller sees it. */
+export const Comment = CommentBase.extend({
+  /** What the caller may do. */
+  abilities: z.object({
+    /** Change the text (the author). */
+    edit: z.boolean(),
+    /** Delete it (the author, a topic owner, an admin). */
+    delete: z.boolean(),
+    /** React to it. */
+    react: z.boolean(),
+  }),
+});
+export type Comment = z.infer<typeof Comment>;
+
+/** `GET /api/posts/:postId/comments` answer: newest first. */
+export const CommentPage = page(Comment);
+export type CommentPage = z.infer<typeof CommentPage>;
+
+/** `POST /api/posts/:postId/comments`. */
+export const CreateCommentRequest = z.object({
+  /** Client-made id: a retry with the same id returns the same comment. */
+  clientId: ClientId,
+  /** Markdown text, 1 to 10,000 characters. */
+  body: z.string().trim().min(1).max(MAX_COMMENT_LENGTH),
+  /** People mentioned, besides the tokens in the body. */
+  mentions: Mentions.default([]),
+});
+export type CreateCommentRequest = z.infer<typeof CreateCommentRequest>;
+
+/** `PATCH /api/comments/:commentId`. */
+export const UpdateCommentRequest = z.object({
+  /** The new Markdown text. */
+  body: z.string().trim().min(1).max(MAX_COMMENT_LENGTH),
+  /** People mentioned, besides the tokens in the body. */
+  mentions: Mentions.default([]),
+});
+export type UpdateCommentRequest = z.infer<typeof UpdateCommentRequest>;
+
+/** `:commentId` in a path. */
+export const CommentParams = z.object({
+  /** The comment's id. */
+  commentId: z.string().min(1).max(64),
+});
+
+/** `POST /api/posts/:postId/reactions` and `POST /api/comments/:commentId/reactions`. */
+export const AddReactionRequest = z.object({
+  /** Client-made id: a retry with the same id returns the same reaction. */
+  clientId: ClientId,
+  /** The emoji. */
+  emoji: ReactionEmoji,
+});
+export type AddReactionRequest = z.infer<typeof AddReactionRequest>;
+
+/** `:emoji` in `DELETE .../reactions/:emoji` (URL-encoded). */
+export const EmojiParams = z.object({
+  /** The emoji to take back. */
+  emoji: ReactionEmoji,
+});
+
+/** A reaction given (or still there after a retry). */
+export const Reaction = z.object({
+  /** Server id. */
+  id: z.string(),
+  /** The client-made id it was created with. */
+  clientId: z.string(),
+  /** The post reacted to (or whose comment was). */
+  postId: z.string(),
+  /** The comment reacted to, or null for the post itself. */
+  commentId: z.string().nullable(),
+  /** The emoji. */
+  emoji: ReactionEmoji,
+  /** Who reacted. */
+  person: Person,
+  /** When. */
+  createdAt: z.string(),
+});
+export type Reaction = z.infer<typeof Reaction>;
+
+/** `:attachmentId` in a path. */
+export const AttachmentParams = z.object({
+  /** The attachment's id. */
+  attachmentId: z.string().min(1).max(64),
+});

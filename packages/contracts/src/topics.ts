@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { User } from './users.ts';
+
+/** A client-made id that makes a create safe to retry: the same id twice gives the same record. */
+export const ClientId = z
+  .string()
+  .min(8, { message: 'must be 8 to 64 characters' })
+  .max(64, { message: 'must be 8 to 64 characters' })
+  .regex(/^[A-Za-z0-9_:-]+$/, { message: 'may hold only letters, digits, _ : and -' });
+export type ClientId = z.infer<typeof ClientId>;
+
+/** An opaque page cursor from a previous answer's `nextCursor`. */
+export const Cursor = z.string().min(1).max(512);
+
+/** `?cursor=&limit=` of every list. */
+export const PageQuery = z.object({
+  /** `nextCursor` of the previous page; absent for the first page. */
+  cursor: Cursor.optional(),
+  /** How many items to answer, 1 to 100 (default 30). */
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** A page of a list: the items and the cursor of the next page (null at the end). */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    /** The items of this page, in the list's order. */
+    items: z.array(item),
+    /** Pass as `?cursor=` to get the next page; null when there is none. */
+    nextCursor: z.string().nullable(),
+  });
+
+/** A person as other people see them in topics: enough for a name, a photo and a link. */
+export const Person = z.object({
+  /** BTalk's id of the person. */
+  id: z.string(),
+  /** Name to show. */
+  displayName: z.string(),
+  /** E-mail address (the photo and the profile link derive from it). */
+  email: z.string(),
+  /** Department from the directory. */
+  department: z.string().nullable(),
+});
+export type Person = z.infer<typeof Person>;
+
+/** Who may see a topic: everyone in the organisation, or only its members. */
+export const TopicVisibility = z.enum(['organisation', 'members']);
+export type TopicVisibility = z.infer<typeof TopicVisibility>;
+
+/** A member's role in a topic: owners manage the topic, its members and pins. */
+export const TopicRole = z.enum(['owner', 'member']);
+export type TopicRole = z.infer<typeof TopicRole>;
+
+/** A cover colour as `#rrggbb`. */
+const CoverColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour like #472F92' });
+/** A cover emoji: one short grapheme sequence. */
+const CoverEmoji = z.string().min(1).max(16);
+
+/** What the caller may do with a topic, so the UI shows only what is allowed. */
+export const TopicAbilities = z.object({
+  /** Change title, description, visibility and cover. */
+  edit: z.boolean(),
+  /** Archive or unarchive. */
+  archive: z.boolean(),
+  /** Add and remove members and change their roles. */
+  manageMembers: z.boolean(),
+  /** Write posts (and comments and reactions). */
+  post: z.boolean(),
+  /** Pin posts. */
+  pin: z.boolean(),
+  /** Leave the topic (members who are not its last owner). */
+  leave: z.boolean(),
+  /** Follow or unfollow it (organisation-wide topics). */
+  follow: z.boolean(),
+});
+export type TopicAbilities = z.infer<typeof TopicAbilities>;
+
+/** The parts of a topic that are the same for everyone who sees it. */
+export const TopicBase = z.object({
+  /** Server id of the topic (UUIDv7). */
+  id: z.string(),
+  /** Title, 1 to 200 characters. */
+  title: z.string(),
+  /** Description (Markdown text; may be empty). */
+  description: z.string(),
+  /** Who may see it. */
+  visibility: TopicVisibility,
+  /** Cover colour, `#rrggbb`, or null. */
+  coverColor: z.string().nullable(),
+  /** Cover emoji, or null. */
+  coverEmoji: z.string().nullable(),
+  /** Who created it. */
+  creator: Person,
+  /** When it was archived (read-only), or null. */
+  archivedAt: z.string().nullable(),
+  /** Number of members. */
+  memberCount: z.number().int(),
+  /** Number of posts ever written (the newest post's number). */
+  postCount: z.number().int(),
+  /** Time of the newest post, or of the topic's creation. */
+  lastActivityAt: z.string(),
+  /** Creation time. */
+  createdAt: z.string(),
+  /** Time of the last change to the topic itself. */
+  updatedAt: z.string(),
+});
+export type TopicBase = z.infer<typeof TopicBase>;
+
+/** A topic as the caller sees it: the shared parts plus their own membership, reading and abilities. */
+export const Topic = TopicBase.extend({
+  /** The caller's role in the topic, or null when not a member. */
+  myRole: TopicRole.nullable(),
+  /** Whether the caller follows it (members of a members-only topic always do). */
+  following: z.boolean(),
+  /** Posts by others after the caller's last-read marker, not deleted. */
+  unreadCount: z.number().int(),
+  /** Number of the last post the caller has read (0 when none): the "new since you last looked" divider. */
+  lastReadNumber: z.number().int(),
+  /** What the caller may do. */
+  abilities: TopicAbilities,
+});
+export type Topic = z.infer<typeof Topic>;
+
+/** `GET /api/topics` query. */
+export const TopicListQuery = PageQuery.extend({
+  /** `all`: every topic the caller may see; `mine`: those they are a member of or follow. */
+  scope: z.enum(['all', 'mine']).default('all'),
+  /** `true` lists only archived topics; `false` (default) only the others. */
+  archived: z.enum(['true', 'false']).default('false'),
+});
+export type TopicListQuery = z.infer<typeof TopicListQuery>;
+
+/** `GET /api/topics` answer: newest activity first. */
+export const TopicPage = page(Topic);
+export type TopicPage = z.infer<typeof TopicPage>;
+
+/** `POST /api/topics`. */
+export const CreateTopicRequest = z.object({
+  /** Optional client-made id: a retry with the same id returns the topic made the first time. */
+  clientId: ClientId.optional(),
+  /** Title, 1 to 200 characters. */
+  title: z.string().trim().min(1).max(200),
+  /** Description, up to 4000 characters. */
+  description: z.string().max(4000).default(''),
+  /** Who may see it. */
+  visibility: TopicVisibility,
+  /** Cover colour, `#rrggbb`. */
+  coverColor: CoverColor.nullable().optional(),
+  /** Cover emoji. */
+  coverEmoji: CoverEmoji.nullable().optional(),
+  /** People to add as members besides the creator (who becomes an owner). */
+  memberIds: z.array(z.string().min(1).max(64)).max(500).default([]),
+});
+export type CreateTopicRequest = z.infer<typeof CreateTopicRequest>;
+
+/** `PATCH /api/topics/:topicId`: only the fields sent change. */
+export const UpdateTopicRequest = z
+  .object({
+    /** New title. */
+    title: z.string().trim().min(1).max(200),
+    /** New description. */
+    description: z.string().max(4000),
+    /** New visibility. */
+    visibility: TopicVisibility,
+    /** New cover colour, or null to remove it. */
+    coverColor: CoverColor.nullable(),
+    /** New cover emoji, or null to remove it. */
+    coverEmoji: CoverEmoji.nullable(),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'send at least one field to change' });
+export type UpdateTopicRequest = z.infer<typeof UpdateTopicRequest>;
+
+/** `:topicId` in a path. */
+export const TopicParams = z.object({
+  /** The topic's id. */
+  topicId: z.string().min(1).max(64),
+});
+
+/** A member of a topic. */
+export const TopicMember = z.object({
+  /** The person. */
+  person: Person,
+  /** Their role in the topic. */
+  role: TopicRole,
+  /** When they were added. */
+  addedAt: z.string(),
+});
+export type TopicMember = z.infer<typeof TopicMember>;
+
+/** `GET /api/topics/:topicId/members` answer: owners first, then by name. */
+export const TopicMemberPage = page(TopicMember);
+export type TopicMemberPage = z.infer<typeof TopicMemberPage>;
+
+/** `POST /api/topics/:topicId/members`: add people (already-members keep their role). */
+export const AddMembersRequest = z.object({
+  /** BTalk user ids of the people to add, as the people picker gives them. */
+  userIds: z.array(z.string().min(1).max(64)).min(1).max(500),
+  /** Their role (default member). */
+  role: TopicRole.default('member'),
+});
+export type AddMembersRequest = z.infer<typeof AddMembersRequest>;
+
+/** `PATCH /api/topics/:topicId/members/:userId`. */
+export const UpdateMemberRequest = z.object({
+  /** The new role. */
+  role: TopicRole,
+});
+export type UpdateMemberRequest = z.infer<typeof UpdateMemberRequest>;
+
+/** `:topicId/members/:userId` in a path. */
+export const MemberParams = TopicParams.extend({
+  /** The member's user id. */
+  userId: z.string().min(1).max(64),
+});
+
+/** `PUT /api/topics/:topicId/follow`. */
+export const FollowRequest = z.object({
+  /** true to follow, false to stop. */
+  following: z.boolean(),
+});
+export type FollowRequest = z.infer<typeof FollowRequest>;
+
+/** `PUT /api/topics/:topicId/read`: the caller has read up to this post. */
+export const MarkReadRequest = z.object({
+  /** Number of the newest post the caller has seen; the marker never moves back. */
+  lastReadNumber: z.number().int().min(0),
+});
+export type MarkReadRequest = z.infer<typeof MarkReadRequest>;
+
+/** The caller's read state of a topic. */
+export const ReadState = z.object({
+  /** The topic. */
+  topicId: z.string(),
+  /** Number of the last post read. */
+  lastReadNumber: z.number().int(),
+  /** Posts by others after it. */
+  unreadCount: z.number().int(),
+});
+export type ReadState = z.infer<typeof ReadState>;
+
+/** `GET /api/search` query. */
+export const SearchQuery = PageQuery.extend({
+  /** Words to find, 1 to 200 characters; every word must occur (Thai: any part of a word). */
+  q: z.string().trim().min(1).max(200),
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+/** One search hit: a topic or a post, in a topic the caller may see. */
+export const SearchResult = z.object({
+  /** What was found. */
+  kind: z.enum(['topic', 'post']),
+  /** The topic (of the post). */
+  topicId: z.string(),
+  /** Title of that topic. */
+  topicTitle: z.string(),
+  /** The post, when a post was found. */
+  postId: z.string().nullable(),
+  /** The post's number in its topic, when a post was found. */
+  postNumber: z.number().int().nullable(),
+  /** Up to 200 characters of the text around the first match. */
+  snippet: z.string(),
+  /** When the topic or post was written. */
+  createdAt: z.string(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+/** `GET /api/search` answer: newest first. */
+export const SearchPage = page(SearchResult);
+export type SearchPage = z.infer<typeof SearchPage>;
+
+/** `GET /api/users` query: the people picker. */
+export const UserSearchQuery = PageQuery.extend({
+  /** Part of a name, e-mail or department (Thai or English); empty lists everyone. */
+  search: z.string().trim().max(100).default(''),
+});
+export type UserSearchQuery = z.infer<typeof UserSearchQuery>;
+
+/** `GET /api/users` answer: by name. */
+export const UserPage = page(User);
+export type UserPage = z.infer<typeof UserPage>;

@@ -1,0 +1,17 @@
+#!/bin/sh
+# `npm test`: lint and format check, typecheck, unit and API tests (SQLite and PostgreSQL), then the
+# browser tests against a real server. Stops at the first failing step.
+set -eu
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+step "lint and format (biome)"
+npx biome check .
+step "typecheck (tsc)"
+npm run --silent typecheck
+step "unit and API tests (vitest)"
+npx vitest run
+step "web build"
+sh scripts/build-web.sh
+step "browser tests (playwright, Debian chromium)"
+sh scripts/ensure-chromium.sh
+npm run --silent test -w e2e
