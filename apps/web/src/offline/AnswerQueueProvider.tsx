@@ -1,10 +1,25 @@
-import { useQueryClient } from '@tanstack/react-query';
+import type { CallEventSummary } from '@btalk/contracts';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useMemo } from 'react';
 import { callTreeKeys } from '../api/queryKeys.ts';
 import { useServices } from '../services.tsx';
 import { useStore } from '../stores/createStore.ts';
 import { dialogs } from '../stores/dialogs.ts';
 import { type AnswerQueue, createAnswerQueue, type QueuedAnswer, type QueueStorage } from './answerQueue.ts';
+
+/**
+ * Brings the call-tree data up to date once a queued answer reached the server. At start-up the
+ * first fetch of the pending list can leave before the answer arrives; TanStack Query hands a
+ * refetch that fetch's (stale) result, so it is cancelled, the event is dropped from the list at
+ * once, and everything is asked again.
+ */
+async function answerReached(queryClient: QueryClient, eventId: string): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: callTreeKeys.pending() });
+  queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), (old) =>
+    old?.filter((event) => event.id !== eventId),
+  );
+  await queryClient.invalidateQueries({ queryKey: callTreeKeys.all });
+}
 
 const AnswerQueueContext = createContext<AnswerQueue | null>(null);
 
@@ -20,7 +35,7 @@ export function AnswerQueueProvider({ children, storage }: { children: ReactNode
       createAnswerQueue({
         ...(storage ? { storage } : {}),
         send: (eventId, body) => api.calltree.answer(eventId, body),
-        onSent: () => void queryClient.invalidateQueries({ queryKey: callTreeKeys.all }),
+        onSent: (item) => void answerReached(queryClient, item.eventId),
         onRejected: (_item, error) => dialogs.showError(error),
       }),
     [api, queryClient, storage],

@@ -7,8 +7,8 @@ import { useServices } from '../services.tsx';
 export const SIGNED_OUT_STATE = { signedOut: true } as const;
 
 /**
- * Signing out: end the session on the server (`POST /api/auth/logout`), then forget it here (tokens,
- * cached server data, cached Graph answers) and show the signed-out page. The page does not sign in
+ * Signing out: end the session on the server (`POST /api/auth/logout`), show the signed-out page,
+ * then forget the session here (tokens, cached server data, cached Graph answers). The page does not sign in
  * again by itself: the directory would sign the same person straight back in.
  */
 export function useSignOut(): () => Promise<void> {
@@ -22,9 +22,11 @@ export function useSignOut(): () => Promise<void> {
       // The session is forgotten here either way; the server ends it when its tokens expire.
       console.warn('BTalk: POST /api/auth/logout failed', error);
     }
+    // To /login first, rendered at once (not in a transition): forgetting the tokens while a gated
+    // screen is still on show would send it to /login without this state, to sign in again.
+    await navigate('/login', { replace: true, state: SIGNED_OUT_STATE, flushSync: true });
     session.clearTokens();
     queryClient.clear();
     await axiosCache.storage.clear?.();
-    await navigate('/login', { replace: true, state: SIGNED_OUT_STATE });
   }, [api, session, axiosCache, queryClient, navigate]);
 }

@@ -42,7 +42,10 @@ export function createShell(config: InitConfig, session: SessionStore): Shell {
     redirectUri: `${window.location.origin}/aad/callback`,
     navigation: {
       toTerms: () => void router.navigate('/terms', { replace: true }),
-      toLogin: () => void router.navigate('/login'),
+      // Already there (signed out, or signing in): a second visit would lose what the page shows.
+      toLogin: () => {
+        if (router.state.location.pathname !== '/login') void router.navigate('/login');
+      },
     },
   });
   const queryClient = new QueryClient({
