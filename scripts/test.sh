@@ -1,6 +1,6 @@
 #!/bin/sh
 # `npm test`: lint and format check, typecheck, unit and API tests (SQLite and PostgreSQL), then the
-# browser tests against a real server. Stops at the first failing step.
+# first screen size budget and the browser tests against a real server. Stops at the first failing step.
 set -eu
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -12,6 +12,9 @@ step "unit and API tests (vitest)"
 npx vitest run
 step "web build"
 sh scripts/build-web.sh
-step "browser tests (playwright, Debian chromium)"
+step "Debian chromium for the browser tests"
 sh scripts/ensure-chromium.sh
+step "first screen size budget (bench/web-size.ts)"
+node --experimental-strip-types --disable-warning=ExperimentalWarning bench/web-size.ts
+step "browser tests (playwright, Debian chromium)"
 npm run --silent test -w e2e

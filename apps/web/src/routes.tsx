@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { TERMS_GATE_KEY } from './api/terms.ts';
 import { CenteredLayout } from './components/layout/CenteredLayout.tsx';
-import { DefaultLayout } from './components/layout/DefaultLayout.tsx';
 import { GlobalOverlays } from './components/overlays/GlobalOverlays.tsx';
 import { RouteTracker } from './components/RouteTracker.tsx';
+import { SceneLoading } from './components/SceneLoading.tsx';
 import { currentLanguage } from './i18n/index.ts';
-import { RealtimeProvider } from './realtime/RealtimeProvider.tsx';
 import { useServices } from './services.tsx';
 import { useStore } from './stores/createStore.ts';
 
@@ -20,7 +19,9 @@ export const SIGN_IN_REQUIRED: boolean = true;
 /** How long the session gate trusts what it knows about the person's terms acceptance. */
 const TERMS_CHECK_STALE_MS = 60_000;
 
-// Every screen is its own chunk: the first screen loads only the shell and itself.
+// Every screen is its own chunk: the first screen loads only the shell and itself. The default
+// layout (with the realtime connection) is one too, behind the session gate.
+const AppLayout = lazy(() => import('./components/layout/AppLayout.tsx'));
 const Home = lazy(() => import('./scenes/Home/Home.tsx'));
 const Terms = lazy(() => import('./scenes/Terms/Terms.tsx'));
 const Topic = lazy(() => import('./scenes/Topic/Topic.tsx'));
@@ -57,15 +58,17 @@ function SessionGate() {
   return <Outlet />;
 }
 
-/** Every route has the global overlays beside it, is tracked (last page, page views) and shares the tab's realtime connection. */
+/** Every route has the global overlays beside it and is tracked (last page, page views). */
 function Root() {
   const { config } = useServices();
   return (
-    <RealtimeProvider>
+    <>
       <RouteTracker />
-      <Outlet />
+      <Suspense fallback={<SceneLoading />}>
+        <Outlet />
+      </Suspense>
       <GlobalOverlays teamsAppLink={config.teamsAppLink} />
-    </RealtimeProvider>
+    </>
   );
 }
 
@@ -75,10 +78,10 @@ export const routes: RouteObject[] = [
     element: <Root />,
     children: [
       {
-        element: <DefaultLayout />,
+        element: <SessionGate />,
         children: [
           {
-            element: <SessionGate />,
+            element: <AppLayout />,
             children: [
               { index: true, element: <Home /> },
               { path: 'terms', element: <Terms /> },
@@ -89,10 +92,10 @@ export const routes: RouteObject[] = [
               { path: 'admin/terms', element: <TermsAdmin /> },
             ],
           },
-          // Inside Teams the tab signs in with Teams' own token, never through /login.
-          { path: 'teamtab', element: <TeamTab /> },
         ],
       },
+      // Inside Teams the tab signs in with Teams' own token, never through /login.
+      { element: <AppLayout />, children: [{ path: 'teamtab', element: <TeamTab /> }] },
       {
         path: 'login',
         element: (
