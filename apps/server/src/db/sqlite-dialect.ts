@@ -9,6 +9,16 @@ function toSqlite(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+/** Turns a row returned as an array into an object keyed by column name (a later duplicate name wins, as in SQLite's own objects). */
+function rowFrom(columns: string[]): (row: unknown) => Record<string, unknown> {
+  return (row) => {
+    const values = row as unknown[];
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) object[columns[i]!] = values[i];
+    return object;
+  };
+}
+
 /** How many prepared statements one connection keeps; the app has a few hundred distinct queries. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -32,12 +42,20 @@ function adapt(db: DatabaseSync): SqliteDatabase {
         return cached;
       }
       const stmt = db.prepare(sql);
+      const columns = stmt.columns().map((c) => c.name);
+      // Rows come back as arrays and become objects here: node:sqlite builds a row object in C++
+      // about twice as slowly (136 us against 77 us for a page of 31 posts).
+      const arrays = typeof stmt.setReturnArrays === 'function';
+      if (arrays) stmt.setReturnArrays(true);
+      const toRow = arrays ? rowFrom(columns) : (row: unknown) => row;
       const statement: SqliteStatement = {
         // A statement that produces columns returns rows (SELECT, or a write with RETURNING).
-        reader: stmt.columns().length > 0,
-        all: (params) => stmt.all(...params.map(toSqlite)),
+        reader: columns.length > 0,
+        all: (params) => stmt.all(...params.map(toSqlite)).map(toRow),
         run: (params) => stmt.run(...params.map(toSqlite)),
-        iterate: (params) => stmt.iterate(...params.map(toSqlite)),
+        iterate: function* (params) {
+          for (const row of stmt.iterate(...params.map(toSqlite))) yield toRow(row);
+        },
       };
       cache.set(sql, statement);
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
