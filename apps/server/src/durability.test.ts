@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { type DatabaseKind, migrateToLatest, openDatabase } from './db/index.ts'
 import { newId } from './ids.ts';
 import { describeEachDatabase, openTestDatabase, TEST_DATABASE_URL } from './test/db.ts';
 import { buildUser } from './test/factories.ts';
+import { freePort } from './test/listening.ts';
 import { acceptCurrentTerms } from './test/session.ts';
 
 /*
@@ -32,16 +32,6 @@ const KILL_AFTER_ACKNOWLEDGED = 50;
 const MAX_POSTS = 300;
 /** Signs the test's access tokens; the server is given the same secret. */
 const JWT_SECRET = randomBytes(36).toString('base64url');
-
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no free port on 127.0.0.1');
-  return address.port;
-}
 
 /** The real server, running as a child process. */
 interface ServerProcess {

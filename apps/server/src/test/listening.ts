@@ -15,7 +15,8 @@ export interface ListeningTestServer extends TestServer {
   api(path: string, init?: RequestInit): Promise<Response>;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const address = probe.address();
