@@ -193,6 +193,58 @@ test('a long topic opens at the newest post and loads older posts on scrolling u
   await expect(page.getByText('This is the beginning of the topic.')).toBeVisible();
 });
 
+test('a copied post link opens the topic on that post, loading the older posts up to it', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const base = baseURL ?? '';
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const me = await signInAs(page, base, 'Kanya Permalink');
+  const topic = await apiAs<{ id: string }>(base, me.token, 'POST', '/topics', {
+    title: 'Permalinks',
+    visibility: 'members',
+  });
+  for (let n = 1; n <= 140; n++) {
+    await apiAs(base, me.token, 'POST', `/topics/${topic.id}/posts`, {
+      clientId: `permalink-post-${n}`,
+      body: `Entry ${n}`,
+    });
+  }
+  await page.goto(`/topics/${topic.id}`);
+  const newest = post(page, 'Entry 140');
+  await expect(page.getByText('Entry 140', { exact: true })).toBeVisible();
+  await newest.getByRole('button', { name: 'Post menu' }).click();
+  await page.getByRole('menuitem', { name: 'Copy link' }).click();
+  await expect(page.getByText('Link copied.')).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toBe(`${base}/topics/${topic.id}#post-140`);
+
+  // A link to an old post: the pages up to it load (140 posts, pages of 30 then 100) and the list
+  // opens on it, marked; the newest post is out of sight.
+  const other = await context.newPage();
+  await other.goto(link.replace('#post-140', '#post-7'));
+  const marked = (p: Page) => p.locator('article[aria-current="location"]');
+  const target = marked(other);
+  await expect(target).toContainText('Entry 7');
+  await expect(target).toBeInViewport();
+  await expect(other.getByText('Entry 140', { exact: true })).not.toBeInViewport();
+  // Scrolling up from there still reaches the beginning.
+  await expect(async () => {
+    await other.getByRole('feed').evaluate((el) => {
+      (el.closest('[data-virtuoso-scroller]') ?? el.parentElement?.parentElement)?.scrollTo({ top: 0 });
+    });
+    await expect(other.getByText('This is the beginning of the topic.')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+
+  // A number the topic does not have yet says so and opens at the newest post.
+  await other.goto(link.replace('#post-140', '#post-141'));
+  await expect(other.getByText('That post is not in this topic.')).toBeVisible();
+  await expect(other.getByText('Entry 140', { exact: true })).toBeVisible();
+  await expect(marked(other)).toHaveCount(0);
+});
+
 test('a topic that does not exist says so', async ({ page, baseURL }) => {
   await signInAs(page, baseURL ?? '', 'Dao Lost');
   await page.goto('/topics/no-such-topic');

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { isErrorEnvelope } from '../../api/errors.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
@@ -15,6 +15,7 @@ import { PinnedPosts } from './components/PinnedPosts.tsx';
 import { PostList } from './components/PostList.tsx';
 import { TopicHeader } from './components/TopicHeader.tsx';
 import { TopicLive } from './components/TopicLive.tsx';
+import { usePostJump } from './components/usePostJump.ts';
 import { useMarkRead, useMyId, usePosts, useTopic } from './components/useTopicData.ts';
 
 /** The topic's posts and composer, once the topic is known. */
@@ -22,7 +23,17 @@ function TopicBody({ topicId }: { topicId: string }) {
   const { t } = useTranslation('topic');
   const topic = useTopic(topicId);
   const myId = useMyId();
-  const { query, posts, pinned } = usePosts(topicId);
+  const { query, posts, pinned, loadOlder } = usePosts(topicId);
+  const navigate = useNavigate();
+  const jump = usePostJump({
+    posts,
+    loaded: query.isSuccess,
+    hasOlder: query.hasNextPage,
+    loadingOlder: query.isFetchingNextPage,
+    failed: query.isFetchNextPageError,
+    loadOlder,
+  });
+  const finding = jump?.state === 'finding';
   const markRead = useMarkRead(topic.data);
   const listRef = useRef<VirtuosoHandle>(null);
   const atBottom = useRef(false);
@@ -86,6 +97,8 @@ function TopicBody({ topicId }: { topicId: string }) {
         onOpen={(post) => {
           const index = posts.findIndex((p) => p.id === post.id);
           if (index >= 0) listRef.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
+          // Not loaded yet: follow it as a link, loading the older posts up to it.
+          else void navigate({ hash: `post-${post.number}` });
         }}
       />
       <TopicLive topicId={topicId} />
@@ -96,15 +109,19 @@ function TopicBody({ topicId }: { topicId: string }) {
           {t('posts.empty')}
         </Typography>
       )}
-      {query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && (
+      {finding && <StateMessage text={t('posts.finding')} />}
+      {query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && !finding && (
         <PostList
+          // A followed link opens the list anew on its post.
+          key={jump?.state === 'found' ? `post-${jump.number}` : 'newest'}
+          focusNumber={jump?.state === 'found' ? jump.number : undefined}
           listRef={listRef}
           posts={posts}
           myId={myId}
           lastReadAtOpen={lastReadAtOpen}
           hasOlder={query.hasNextPage}
           loadingOlder={query.isFetchingNextPage}
-          onLoadOlder={() => void query.fetchNextPage()}
+          onLoadOlder={() => loadOlder()}
           onAtBottom={(bottom) => {
             atBottom.current = bottom;
             if (bottom) setNewPostsChip(false);

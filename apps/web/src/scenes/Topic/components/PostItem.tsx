@@ -41,7 +41,16 @@ function Bell({ post, onToggle }: { post: Post; onToggle: () => void }) {
 }
 
 /** One post: author photo and name, time, body, attachments, reactions, comments, bell and menu. */
-export function PostItem({ post, myId }: { post: Post; myId: string | undefined }) {
+export function PostItem({
+  post,
+  myId,
+  highlighted = false,
+}: {
+  post: Post;
+  myId: string | undefined;
+  /** The post a link pointed at: marked until the next visit. */
+  highlighted?: boolean;
+}) {
   const { t } = useTranslation('topic');
   const actions = usePostActions(post);
   const [editing, setEditing] = useState(false);
@@ -62,7 +71,17 @@ export function PostItem({ post, myId }: { post: Post; myId: string | undefined 
       component="article"
       id={`post-${post.number}`}
       aria-label={t('post.label', { name: post.author.displayName })}
-      sx={{ display: 'flex', gap: 1.5, px: { xs: 1, sm: 2 }, py: 1.5 }}
+      aria-current={highlighted ? 'location' : undefined}
+      sx={{
+        display: 'flex',
+        gap: 1.5,
+        px: { xs: 1, sm: 2 },
+        py: 1.5,
+        ...(highlighted && {
+          bgcolor: 'action.selected',
+          boxShadow: (theme) => `inset 3px 0 ${theme.palette.secondary.main}`,
+        }),
+      }}
     >
       <PersonAvatar person={post.author} />
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>

@@ -19,6 +19,8 @@ export interface PostListProps {
   /** Whether the bottom of the list (the newest post) is in view. */
   onAtBottom: (atBottom: boolean) => void;
   listRef: Ref<VirtuosoHandle>;
+  /** A post a link pointed at (loaded): the list opens on it and marks it. */
+  focusNumber?: number;
 }
 
 // A feed: assistive technology reads the posts as articles that load as one scrolls.
@@ -55,6 +57,7 @@ export function PostList({
   onLoadOlder,
   onAtBottom,
   listRef,
+  focusNumber,
 }: PostListProps) {
   const { t } = useTranslation('topic');
   const firstNew = useMemo(
@@ -62,7 +65,14 @@ export function PostList({
     [posts, lastReadAtOpen, myId],
   );
   const firstIndex = posts[0]?.number ?? 1;
-  const startAt = firstNew ? posts.findIndex((p) => p.number === firstNew) : posts.length - 1;
+  const focusIndex = focusNumber === undefined ? -1 : posts.findIndex((p) => p.number === focusNumber);
+  const startAt =
+    focusIndex >= 0
+      ? focusIndex
+      : firstNew
+        ? posts.findIndex((p) => p.number === firstNew)
+        : posts.length - 1;
+  const align = focusIndex >= 0 ? 'center' : firstNew ? 'start' : 'end';
   return (
     <Virtuoso<Post, HeaderContext>
       context={{ hasOlder }}
@@ -71,7 +81,7 @@ export function PostList({
       aria-label={t('posts.label')}
       data={posts}
       firstItemIndex={firstIndex}
-      initialTopMostItemIndex={{ index: Math.max(0, startAt), align: firstNew ? 'start' : 'end' }}
+      initialTopMostItemIndex={{ index: Math.max(0, startAt), align }}
       computeItemKey={(_i, post) => post.id}
       startReached={() => {
         if (hasOlder && !loadingOlder) onLoadOlder();
@@ -96,7 +106,7 @@ export function PostList({
               {t('posts.newSince')}
             </Divider>
           )}
-          <PostItem post={post} myId={myId} />
+          <PostItem post={post} myId={myId} highlighted={post.number === focusNumber} />
         </Box>
       )}
     />

@@ -22,12 +22,21 @@ export function useTopic(topicId: string) {
   });
 }
 
+/** How many posts a page holds when the reader scrolls up. */
+const PAGE_SIZE = 30;
+
 /** A topic's posts, loaded newest first a page at a time, given oldest first for the chat list. */
 export function usePosts(topicId: string) {
   const { api } = useServices();
+  // The size of the next page: bigger while following a link to an older post.
+  const pageSize = useRef(PAGE_SIZE);
   const query = useInfiniteQuery({
     queryKey: queryKeys.posts.list(topicId),
-    queryFn: ({ pageParam }) => api.posts.list(topicId, pageParam),
+    queryFn: ({ pageParam }) => {
+      const limit = pageParam === undefined ? PAGE_SIZE : pageSize.current;
+      pageSize.current = PAGE_SIZE;
+      return api.posts.list(topicId, pageParam, limit);
+    },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     meta: { silent: true },
@@ -40,7 +49,16 @@ export function usePosts(topicId: string) {
     return all.slice().sort((a, b) => a.number - b.number);
   }, [data]);
   const pinned: Post[] = data?.pages[0]?.pinned ?? [];
-  return { query, posts, pinned };
+  const { fetchNextPage } = query;
+  /** Loads the next older page, `limit` posts long. */
+  const loadOlder = useCallback(
+    (limit = PAGE_SIZE) => {
+      pageSize.current = limit;
+      void fetchNextPage();
+    },
+    [fetchNextPage],
+  );
+  return { query, posts, pinned, loadOlder };
 }
 
 /** Moves the caller's last-read marker forward (once per number) and updates the cached counts. */
