@@ -33,6 +33,8 @@ export interface GraphProfile {
   department: string | null;
   jobTitle: string | null;
   preferredLanguage: string | null;
+  /** Mobile number, else the first business number: for managers chasing an unanswered call tree. */
+  phone: string | null;
   /** The manager's Graph id (their directory subject), or null at the top or when unknown. */
   managerId: string | null;
 }
@@ -41,6 +43,10 @@ export interface GraphProfile {
 export class ConsentRequiredError extends Error {
   override name = 'ConsentRequiredError';
 }
+
+/** The Graph user properties a profile is read from. */
+const GRAPH_PROFILE_FIELDS =
+  'id,displayName,mail,userPrincipalName,department,jobTitle,preferredLanguage,mobilePhone,businessPhones';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -232,7 +238,8 @@ export class DirectoryClient {
         headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
         signal: AbortSignal.timeout(10_000),
       });
-    const me = await get('/me');
+    // Graph's default /me leaves out the department: every property used is asked for by name.
+    const me = await get(`/me?$select=${GRAPH_PROFILE_FIELDS}`);
     if (!me.ok) {
       throw new AppError(
         'unavailable',
@@ -249,6 +256,9 @@ export class DirectoryClient {
       department: text(profile.department),
       jobTitle: text(profile.jobTitle),
       preferredLanguage: text(profile.preferredLanguage),
+      phone:
+        text(profile.mobilePhone) ??
+        (Array.isArray(profile.businessPhones) ? text(profile.businessPhones[0]) : null),
       managerId,
     };
   }

@@ -10,6 +10,8 @@ export interface ListedPerson {
   displayName: string;
   department: string | null;
   jobTitle: string | null;
+  /** Mobile or business phone number. */
+  phone: string | null;
   /** The manager's subject at the same directory. */
   managerSubject: string | null;
   locale: 'th' | 'en';
@@ -33,6 +35,7 @@ export async function directoryPeopleSyncer(
       display_name: person.displayName,
       department: person.department,
       job_title: person.jobTitle,
+      phone: person.phone,
       manager_subject: person.managerSubject,
       locale: person.locale,
     };

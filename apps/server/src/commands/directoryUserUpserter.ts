@@ -39,6 +39,7 @@ export async function directoryUserUpserter(
       ? {
           department: profile.department,
           job_title: profile.jobTitle,
+          phone: profile.phone,
           manager_subject: profile.managerId,
         }
       : {}),
@@ -56,6 +57,7 @@ export async function directoryUserUpserter(
       display_name: displayName,
       department: profile?.department ?? null,
       job_title: profile?.jobTitle ?? null,
+      phone: profile?.phone ?? null,
       manager_subject: profile?.managerId ?? null,
       locale: locale ?? 'en',
       role: admin ? 'admin' : 'member',

@@ -15,7 +15,9 @@ describe('the development directory people', () => {
       expect(p.displayName).toMatch(/^[A-Za-z .'-]+$/);
       expect(p.department).toBeTruthy();
       expect(p.jobTitle).toBeTruthy();
+      expect(p.mobilePhone).toMatch(/^\+66 81 555 \d{4}$/);
     }
+    expect(new Set(people.map((p) => p.mobilePhone)).size).toBe(people.length);
     expect(new Set(people.map((p) => p.email)).size).toBe(people.length);
   });
 
@@ -117,6 +119,7 @@ describeEachDatabase('the development Graph subset', (kind) => {
       mail: 'malee@btalk.test',
       displayName: 'มาลี ศรีสุข',
       jobTitle: 'Director of Operations',
+      mobilePhone: personByEmail('malee@btalk.test')?.mobilePhone,
     });
     const somchai = personByEmail('somchai@btalk.test');
     const user = (await graph(server, `/users/${somchai?.id}`)).body as Json;

@@ -15,6 +15,7 @@ export function graphUser(person: DirectoryPerson) {
     jobTitle: person.jobTitle,
     department: person.department,
     preferredLanguage: person.preferredLanguage === 'th' ? 'th-TH' : 'en-US',
+    mobilePhone: person.mobilePhone,
     businessPhones: [] as string[],
     officeLocation: null,
   };

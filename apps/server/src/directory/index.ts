@@ -35,6 +35,7 @@ export async function syncDevelopmentPeople(ctx: AppContext): Promise<number> {
         displayName: shownName(p),
         department: p.department,
         jobTitle: p.jobTitle,
+        phone: p.mobilePhone,
         managerSubject: p.managerId,
         locale: p.preferredLanguage,
         admin: p.role === 'admin',

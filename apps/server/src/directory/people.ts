@@ -14,6 +14,8 @@ const DirectoryPerson = z.object({
   surname: z.string(),
   department: z.string(),
   jobTitle: z.string(),
+  /** Mobile number (fictional: the 555 range), shown to managers who chase an unanswered call tree. */
+  mobilePhone: z.string(),
   /** `th` or `en`: also decides which of the two names the directory shows. */
   preferredLanguage: z.enum(['th', 'en']),
   /** `admin` people get the `BTalk.Admin` app role in their tokens. */

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
+import { personByEmail } from './people.ts';
 import { seedDevelopment } from './seedDevelopment.ts';
 
 describeEachDatabase('development seed', (kind) => {
@@ -24,9 +25,11 @@ describeEachDatabase('development seed', (kind) => {
     expect(posts).toBeGreaterThan(0);
     const somchai = await db
       .selectFrom('users')
-      .select('id')
+      .select(['id', 'phone'])
       .where('email', '=', 'somchai@btalk.test')
       .executeTakeFirstOrThrow();
+    // Managers chasing an unanswered call tree see everyone's phone.
+    expect(somchai.phone).toBe(personByEmail('somchai@btalk.test')?.mobilePhone);
     const byHim = await db.selectFrom('posts').select('id').where('author_id', '=', somchai.id).execute();
     expect(byHim.length).toBeGreaterThan(0);
 

@@ -103,6 +103,7 @@ describeEachDatabase('sign-in: GET /api/auth/aad and POST /api/auth/code', (kind
       subject: somchai?.id,
       manager_subject: malee?.id,
       tenant_id: expect.any(String),
+      phone: somchai?.mobilePhone,
     });
     // The product token works on the API; the directory token works on Graph.
     const me = await call(server, 'GET', '/api/me', undefined, bearer(session.accessToken));
