@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
+import type { ListedPerson } from '../commands/directoryPeopleSyncer.ts';
 import type { DirectoryConfig } from '../config/index.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -47,11 +48,20 @@ export class ConsentRequiredError extends Error {
 /** The Graph user properties a profile is read from. */
 const GRAPH_PROFILE_FIELDS =
   'id,displayName,mail,userPrincipalName,department,jobTitle,preferredLanguage,mobilePhone,businessPhones';
+/** The Graph user properties a listing of the directory's people reads. */
+const GRAPH_LISTING_FIELDS = `${GRAPH_PROFILE_FIELDS},accountEnabled`;
+/** At most this many pages of 999 people are read from a directory listing. */
+const MAX_LISTING_PAGES = 500;
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** A Graph user's mobile number, else their first business number. */
+function phoneOf(user: Record<string, unknown>): string | null {
+  return text(user.mobilePhone) ?? (Array.isArray(user.businessPhones) ? text(user.businessPhones[0]) : null);
 }
 
 /** How the directory said no, for logs and messages (never the tokens). */
@@ -256,11 +266,72 @@ export class DirectoryClient {
       department: text(profile.department),
       jobTitle: text(profile.jobTitle),
       preferredLanguage: text(profile.preferredLanguage),
-      phone:
-        text(profile.mobilePhone) ??
-        (Array.isArray(profile.businessPhones) ? text(profile.businessPhones[0]) : null),
+      phone: phoneOf(profile),
       managerId,
     };
+  }
+
+  /**
+   * Every enabled person of the directory with their manager, read from Graph's `/users` with BTalk's
+   * own app token (client credentials; on Entra ID the `User.Read.All` application permission), so
+   * that call trees reach people who never signed in. Null when the directory has no Graph.
+   */
+  async listPeople(tenantId: string | null): Promise<ListedPerson[] | null> {
+    const base = this.settings.graphBase;
+    if (!base) return null;
+    const config = await this.configuration();
+    let token: string;
+    try {
+      const response = await oidc.clientCredentialsGrant(
+        config,
+        this.settings.kind === 'entra' ? { scope: 'https://graph.microsoft.com/.default' } : {},
+      );
+      token = response.access_token;
+    } catch (error) {
+      throw new AppError(
+        'unavailable',
+        `The directory gave BTalk no app token to list its people (${reason(error)}); check the client secret.`,
+      );
+    }
+    const listed: ListedPerson[] = [];
+    let next: string | null =
+      `${base}/users?$select=${GRAPH_LISTING_FIELDS}&$expand=manager($select=id)&$top=999`;
+    for (let page = 0; next && page < MAX_LISTING_PAGES; page++) {
+      const answer = await fetch(next, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (!answer.ok) {
+        throw new AppError(
+          'unavailable',
+          `Graph answered ${answer.status} to the people listing; grant the app the User.Read.All application permission.`,
+        );
+      }
+      const body = (await answer.json()) as {
+        value?: Array<Record<string, unknown>>;
+        '@odata.nextLink'?: unknown;
+      };
+      for (const user of body.value ?? []) {
+        const subject = text(user.id);
+        const email = text(user.mail) ?? text(user.userPrincipalName);
+        if (!subject || !email || user.accountEnabled === false) continue;
+        const manager = user.manager as Record<string, unknown> | undefined;
+        listed.push({
+          subject,
+          tenantId,
+          email,
+          displayName: text(user.displayName) ?? email,
+          department: text(user.department),
+          jobTitle: text(user.jobTitle),
+          phone: phoneOf(user),
+          managerSubject: text(manager?.id),
+          locale: /^th\b/i.test(text(user.preferredLanguage) ?? '') ? 'th' : 'en',
+          admin: false,
+        });
+      }
+      next = text(body['@odata.nextLink']);
+    }
+    return listed;
   }
 
   /** Who the claims name: Entra ID people by tenant and object id, others by subject. */

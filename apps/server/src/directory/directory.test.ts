@@ -113,6 +113,55 @@ describeEachDatabase('the development Graph subset', (kind) => {
     expect((await graph(server, '/me', `${token}x`)).status).toBe(401);
   });
 
+  it("lists every person with their manager to BTalk's app token, page by page, as Entra ID's Graph does", async () => {
+    // BTalk's own listing: client credentials, then /users with $expand=manager, following nextLink.
+    const listed = (await server.ctx.directory.listPeople('tenant-1')) ?? [];
+    expect(listed).toHaveLength(people.length);
+    const somchai = personByEmail('somchai@btalk.test');
+    expect(listed.find((p) => p.email === 'somchai@btalk.test')).toEqual({
+      subject: somchai?.id,
+      tenantId: 'tenant-1',
+      email: 'somchai@btalk.test',
+      displayName: 'สมชาย ใจดี',
+      department: 'Operations',
+      jobTitle: 'Operations Manager',
+      phone: somchai?.mobilePhone,
+      managerSubject: personByEmail('malee@btalk.test')?.id,
+      locale: 'th',
+      admin: false,
+    });
+    expect(listed.filter((p) => p.managerSubject === null).map((p) => p.email)).toEqual([
+      'prasert@btalk.test',
+    ]);
+
+    // The app token itself: it lists people in pages of $top, but it is nobody, so /me is not found.
+    const { token_endpoint } = (await (
+      await fetch(`${server.url}/directory/.well-known/openid-configuration`)
+    ).json()) as Json;
+    const { clientId } = server.ctx.config.directory;
+    const grant = await fetch(token_endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${server.ctx.directory.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(grant.status).toBe(200);
+    const app = ((await grant.json()) as Json).access_token as string;
+    expect((await graph(server, '/me', app)).status).toBe(404);
+    const emails: string[] = [];
+    let next: string | undefined = `${server.url}/directory/graph/v1.0/users?$top=10`;
+    while (next) {
+      const page = (await graph(server, next.slice(`${server.url}/directory/graph/v1.0`.length), app))
+        .body as Json;
+      expect(page.value.length).toBeLessThanOrEqual(10);
+      emails.push(...page.value.map((u: Json) => u.mail));
+      next = page['@odata.nextLink'];
+    }
+    expect(emails).toEqual(people.map((p) => p.email));
+  });
+
   it('answers /me, a user, their manager and direct reports', async () => {
     const me = (await graph(server, '/me')).body as Json;
     expect(me).toMatchObject({

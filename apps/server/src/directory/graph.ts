@@ -84,6 +84,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The person whose Graph token the request carries (development Graph only). */
     graphPerson?: DirectoryPerson;
+    /** Whether the request carries BTalk's app token (client credentials): no person, may list users. */
+    graphApp?: boolean;
   }
 }
 
@@ -100,14 +102,18 @@ export function registerDevelopmentGraph(app: FastifyInstance, directory: Develo
     try {
       const claims = await directory.verifyGraphToken(match[1]);
       const person = personById(claims.sub);
-      if (!person) return graphError(reply, 401, 'InvalidAuthenticationToken', 'The token names no user.');
-      request.graphPerson = person;
+      // An app token (client credentials) names the client, not a person.
+      if (!person && claims.sub === directory.clientId) request.graphApp = true;
+      else if (!person)
+        return graphError(reply, 401, 'InvalidAuthenticationToken', 'The token names no user.');
+      else request.graphPerson = person;
     } catch {
       return graphError(reply, 401, 'InvalidAuthenticationToken', 'Access token validation failure.');
     }
   };
   const person = (request: FastifyRequest<{ Params: { id?: string } }>) => {
     const id = request.params.id;
+    // As on Graph, /me needs a person's (delegated) token; an app token gets 404 here.
     if (id === undefined) return request.graphPerson;
     return personById(id) ?? people.find((p) => p.email.toLowerCase() === id.toLowerCase());
   };
@@ -169,7 +175,22 @@ export function registerDevelopmentGraph(app: FastifyInstance, directory: Develo
             `Invalid page size specified: '${q.$top}'. Must be between 1 and 999 inclusive.`,
           );
         }
-        return { value: list.slice(0, top).map(graphUser) };
+        // `$skiptoken` pages on, as Graph's `@odata.nextLink` does; `$expand=manager` adds each manager's id.
+        const skip = q.$skiptoken === undefined ? 0 : Number(q.$skiptoken);
+        if (!Number.isInteger(skip) || skip < 0) {
+          return graphError(reply, 400, 'BadRequest', `Invalid $skiptoken: '${q.$skiptoken}'.`);
+        }
+        const expandManager = /^manager(\(|$)/.test(q.$expand ?? '');
+        const value = list.slice(skip, skip + top).map((p) => ({
+          ...graphUser(p),
+          ...(expandManager && p.managerId ? { manager: { id: p.managerId } } : {}),
+        }));
+        if (skip + top >= list.length) return { value };
+        const next = new URL(`${directory.issuer}/graph/v1.0/users`);
+        for (const [key, v] of Object.entries(q))
+          if (v !== undefined && key !== '$skiptoken') next.searchParams.set(key, String(v));
+        next.searchParams.set('$skiptoken', String(skip + top));
+        return { '@odata.nextLink': next.toString(), value };
       },
     );
   });

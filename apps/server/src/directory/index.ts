@@ -43,3 +43,21 @@ export async function syncDevelopmentPeople(ctx: AppContext): Promise<number> {
     ),
   );
 }
+
+/**
+ * Brings the users table up to date with the directory before a call tree is built from it or
+ * refreshed: the development directory's people, or on Entra ID every enabled person listed through
+ * Graph with BTalk's app token. A generic OpenID Connect directory lists no one: its people arrive
+ * as they sign in.
+ */
+export async function syncDirectoryPeople(ctx: AppContext): Promise<void> {
+  const { kind, issuer } = ctx.config.directory;
+  if (kind === 'development') {
+    if (ctx.config.env !== 'production') await syncDevelopmentPeople(ctx);
+    return;
+  }
+  if (kind !== 'entra') return;
+  const tenantId = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(issuer)?.[1] ?? null;
+  const listed = await ctx.directory.listPeople(tenantId);
+  if (listed) await transact(ctx, (trx) => directoryPeopleSyncer(trx, issuer, listed));
+}

@@ -29,6 +29,8 @@ export interface DevelopmentDirectory {
   graphResource: string;
   /** Audience of Teams SSO tokens for BTalk's API. */
   apiAudience: string;
+  /** BTalk's client id here: the subject of its app (client credentials) tokens. */
+  clientId: string;
   /** Checks an access token of its Graph subset; throws when it is not one. */
   verifyGraphToken(token: string): Promise<JWTPayload & { sub: string }>;
 }
@@ -96,7 +98,8 @@ export async function createDevelopmentDirectory(
         client_secret: options.clientSecret,
         redirect_uris: [settings.redirectUri],
         post_logout_redirect_uris: [`${config.publicUrl}/login`],
-        grant_types: ['authorization_code', 'refresh_token', JWT_BEARER],
+        // client_credentials: BTalk lists the directory's people with an app token, as on Entra ID.
+        grant_types: ['authorization_code', 'refresh_token', JWT_BEARER, 'client_credentials'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
@@ -125,6 +128,7 @@ export async function createDevelopmentDirectory(
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -250,6 +254,7 @@ export async function createDevelopmentDirectory(
     issuer,
     graphResource,
     apiAudience,
+    clientId: settings.clientId,
     async verifyGraphToken(token) {
       const { payload } = await jwtVerify(token, publicKey, {
         issuer,

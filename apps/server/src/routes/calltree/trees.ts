@@ -36,6 +36,7 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { CallTreeRow, UserRow } from '../../db/schema.ts';
+import { syncDirectoryPeople } from '../../directory/index.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { authorizeTree, treeAbilities, treeAccess } from '../../policies/calltree.ts';
@@ -145,6 +146,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (request.user.role !== 'admin') {
           throw new AppError('forbidden', 'Only an admin may create call trees.');
         }
+        if (request.body.source === 'directory') await syncDirectoryPeople(ctx);
         const made = await transact(ctx, (trx) => callTreeCreator(trx, request.user, request.body));
         const tree = await loadTree(db, made.treeId);
         const [summary] = await summaries(db, request.user, [tree]);
@@ -203,6 +205,10 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        // Who may edit the tree is checked before the directory is asked, then again in the change.
+        const asked = await loadTree(db, request.params.treeId);
+        authorizeTree(await treeAccess(db, request.user, asked.id), 'edit');
+        await syncDirectoryPeople(ctx);
         const outcome = await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
           authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
