@@ -17,6 +17,21 @@ async function personPage(browser: Browser, baseURL: string, name: string) {
   return { context, page, ...person };
 }
 
+/** A members-only topic of the person's with `count` posts, numbered 1 to `count`, written through the API. */
+async function topicWithPosts(
+  base: string,
+  token: string,
+  title: string,
+  count: number,
+  body: (n: number) => string,
+) {
+  const topic = await apiAs<{ id: string }>(base, token, 'POST', '/topics', { title, visibility: 'members' });
+  for (let n = 1; n <= count; n++) {
+    await apiAs(base, token, 'POST', `/topics/${topic.id}/posts`, { clientId: randomUUID(), body: body(n) });
+  }
+  return topic;
+}
+
 const post = (page: Page, text: string | RegExp) => page.getByRole('article').filter({ hasText: text });
 
 test('two people hold a conversation: topic, post with an image, comment, reaction, edit, delete, bell, unread', async ({
@@ -169,16 +184,7 @@ test('a long topic opens at the newest post and loads older posts on scrolling u
   test.setTimeout(60_000);
   const base = baseURL ?? '';
   const me = await signInAs(page, base, 'Chai Longpost');
-  const topic = await apiAs<{ id: string }>(base, me.token, 'POST', '/topics', {
-    title: 'Long topic',
-    visibility: 'members',
-  });
-  for (let n = 1; n <= 75; n++) {
-    await apiAs(base, me.token, 'POST', `/topics/${topic.id}/posts`, {
-      clientId: `long-post-${n}`,
-      body: `Message number ${n}`,
-    });
-  }
+  const topic = await topicWithPosts(base, me.token, 'Long topic', 75, (n) => `Message number ${n}`);
   await page.goto(`/topics/${topic.id}`);
   await expect(page.getByText('Message number 75', { exact: true })).toBeVisible();
   await expect(page.getByText('Message number 1', { exact: true })).toHaveCount(0);
@@ -202,16 +208,7 @@ test('a copied post link opens the topic on that post, loading the older posts u
   const base = baseURL ?? '';
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const me = await signInAs(page, base, 'Kanya Permalink');
-  const topic = await apiAs<{ id: string }>(base, me.token, 'POST', '/topics', {
-    title: 'Permalinks',
-    visibility: 'members',
-  });
-  for (let n = 1; n <= 140; n++) {
-    await apiAs(base, me.token, 'POST', `/topics/${topic.id}/posts`, {
-      clientId: `permalink-post-${n}`,
-      body: `Entry ${n}`,
-    });
-  }
+  const topic = await topicWithPosts(base, me.token, 'Permalinks', 140, (n) => `Entry ${n}`);
   await page.goto(`/topics/${topic.id}`);
   const newest = post(page, 'Entry 140');
   await expect(page.getByText('Entry 140', { exact: true })).toBeVisible();
