@@ -59,6 +59,11 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
+/** The tenant id in an Entra ID v2.0 issuer URL, or null for any other issuer. */
+export function entraTenantOf(issuer: string): string | null {
+  return /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(issuer)?.[1] ?? null;
+}
+
 /** A Graph user's mobile number, else their first business number. */
 function phoneOf(user: Record<string, unknown>): string | null {
   return text(user.mobilePhone) ?? (Array.isArray(user.businessPhones) ? text(user.businessPhones[0]) : null);
@@ -218,7 +223,7 @@ export class DirectoryClient {
     this.#jwks ??= createRemoteJWKSet(new URL(metadata.jwks_uri));
     const issuers = [metadata.issuer];
     // Teams tokens of an app that accepts v1 tokens come from the tenant's v1 issuer.
-    const tenant = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(metadata.issuer)?.[1];
+    const tenant = entraTenantOf(metadata.issuer);
     if (tenant) issuers.push(`https://sts.windows.net/${tenant}/`);
     try {
       const { payload } = await jwtVerify(token, this.#jwks, {

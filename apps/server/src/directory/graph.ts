@@ -84,8 +84,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The person whose Graph token the request carries (development Graph only). */
     graphPerson?: DirectoryPerson;
-    /** Whether the request carries BTalk's app token (client credentials): no person, may list users. */
-    graphApp?: boolean;
   }
 }
 
@@ -102,11 +100,11 @@ export function registerDevelopmentGraph(app: FastifyInstance, directory: Develo
     try {
       const claims = await directory.verifyGraphToken(match[1]);
       const person = personById(claims.sub);
-      // An app token (client credentials) names the client, not a person.
-      if (!person && claims.sub === directory.clientId) request.graphApp = true;
-      else if (!person)
+      // BTalk's app token (client credentials) names the client, not a person: it may list users.
+      if (person) request.graphPerson = person;
+      else if (claims.sub !== directory.clientId) {
         return graphError(reply, 401, 'InvalidAuthenticationToken', 'The token names no user.');
-      else request.graphPerson = person;
+      }
     } catch {
       return graphError(reply, 401, 'InvalidAuthenticationToken', 'Access token validation failure.');
     }

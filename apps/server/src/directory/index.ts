@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { entraTenantOf } from '../auth/directoryClient.ts';
 import { directoryPeopleSyncer } from '../commands/directoryPeopleSyncer.ts';
 import { transact } from '../commands/transact.ts';
 import type { AppContext } from '../context.ts';
@@ -57,7 +58,6 @@ export async function syncDirectoryPeople(ctx: AppContext): Promise<void> {
     return;
   }
   if (kind !== 'entra') return;
-  const tenantId = /^https:\/\/login\.microsoftonline\.com\/([^/]+)\/v2\.0$/.exec(issuer)?.[1] ?? null;
-  const listed = await ctx.directory.listPeople(tenantId);
+  const listed = await ctx.directory.listPeople(entraTenantOf(issuer));
   if (listed) await transact(ctx, (trx) => directoryPeopleSyncer(trx, issuer, listed));
 }

@@ -17,9 +17,10 @@ export const JUMP_PAGE_SIZE = 100;
 export const MAX_JUMP_PAGES = 60;
 
 /** Where following a post link stands. */
-export type PostJump =
-  | { number: number; state: 'finding' | 'found' }
-  | { number: number; state: 'notFound' | 'tooFar' };
+export interface PostJump {
+  number: number;
+  state: 'finding' | 'found' | 'notFound' | 'tooFar';
+}
 
 /** What the jump needs of the topic's posts query. */
 export interface JumpablePosts {
@@ -42,13 +43,11 @@ export function usePostJump({ posts, loaded, hasOlder, loadingOlder, failed, loa
   const { hash } = useLocation();
   const target = postNumberFromHash(hash);
   const [jump, setJump] = useState<PostJump | null>(null);
-  const [pagesLoaded, setPagesLoaded] = useState(0);
-  // How many posts were loaded when the last page was asked for: one request per page.
-  const requestedAt = useRef(-1);
+  // Pages asked for, and how many posts were loaded when the last one was: one request per page.
+  const requested = useRef({ pages: 0, at: -1 });
   useEffect(() => {
     setJump(target === null ? null : { number: target, state: 'finding' });
-    setPagesLoaded(0);
-    requestedAt.current = -1;
+    requested.current = { pages: 0, at: -1 };
   }, [target]);
 
   useEffect(() => {
@@ -62,12 +61,12 @@ export function usePostJump({ posts, loaded, hasOlder, loadingOlder, failed, loa
     if (jump.number > newest) give('notFound');
     else if (oldest !== undefined && jump.number >= oldest) setJump({ number: jump.number, state: 'found' });
     else if (!hasOlder || failed) give('notFound');
-    else if (pagesLoaded >= MAX_JUMP_PAGES) give('tooFar');
-    else if (requestedAt.current !== posts.length) {
-      requestedAt.current = posts.length;
-      setPagesLoaded((n) => n + 1);
+    else if (requested.current.at === posts.length) return;
+    else if (requested.current.pages >= MAX_JUMP_PAGES) give('tooFar');
+    else {
+      requested.current = { pages: requested.current.pages + 1, at: posts.length };
       loadOlder(JUMP_PAGE_SIZE);
     }
-  }, [jump, posts, loaded, hasOlder, loadingOlder, failed, pagesLoaded, loadOlder, t]);
+  }, [jump, posts, loaded, hasOlder, loadingOlder, failed, loadOlder, t]);
   return jump;
 }
