@@ -8,6 +8,9 @@ import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
 import { EventBus } from './events/bus.ts';
 import { createFileStorage, type FileStorage } from './files/storage.ts';
+import type { Channel } from './notifications/channels/channel.ts';
+import { createChannels } from './notifications/channels/index.ts';
+import { loadVapidKeys, type VapidKeys } from './notifications/vapid.ts';
 import { createRoomRegistry, type RoomRegistry } from './realtime/rooms.ts';
 
 /** What every part of the server is given: configuration, storage and services. No global state. */
@@ -32,6 +35,8 @@ export interface AppContext {
   files: FileStorage;
   /** Who may see which realtime rooms, by room kind (realtime/rooms.ts). */
   rooms: RoomRegistry;
+  /** The notification engine's channels (push, e-mail, Teams) and the Web Push identity. */
+  notifications: { channels: Channel[]; vapid: VapidKeys | null };
 }
 
 /** Builds the context of a server from its configuration and open database. */
@@ -42,6 +47,7 @@ export function createContext(config: Config, db: Db, version: string): AppConte
   const clientSecret =
     config.directory.clientSecret ??
     Buffer.from(hkdfSync('sha256', secret, 'btalk-directory', 'client-secret', 32)).toString('base64url');
+  const vapid = loadVapidKeys(config);
   return {
     config,
     db,
@@ -54,5 +60,6 @@ export function createContext(config: Config, db: Db, version: string): AppConte
     secret,
     files: createFileStorage(config.dataDir),
     rooms: createRoomRegistry(),
+    notifications: { channels: createChannels({ config, db, secret, vapid }), vapid },
   };
 }

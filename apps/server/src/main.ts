@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config/index.ts';
 import { createContext } from './context.ts';
 import { migrateToLatest, openConfiguredDatabase } from './db/index.ts';
 import { seedDevelopment } from './directory/seedDevelopment.ts';
+import { NotificationWorker } from './notifications/worker.ts';
 import { serverVersion } from './version.ts';
 
 /** Largest time a SIGTERM may take before the process exits anyway. */
@@ -36,6 +37,18 @@ async function main(): Promise<void> {
     onError: (error) => app.log.error({ err: error }, 'call-tree escalation run failed; retrying'),
   });
 
+  // Notification deliveries (push, e-mail): every instance runs a worker; rows are claimed, so each
+  // delivery is sent by one of them.
+  const deliveries = new NotificationWorker({
+    db: db.kysely,
+    channels: ctx.notifications.channels,
+    publicUrl: config.publicUrl,
+    bus: ctx.bus,
+    maxAttempts: config.notifications.maxAttempts,
+    emailDelayMs: config.notifications.emailDelaySeconds * 1000,
+    onError: (error) => app.log.error({ err: error }, 'notification delivery round failed; retrying'),
+  });
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -45,8 +58,7 @@ async function main(): Promise<void> {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    escalations
-      .stop()
+    Promise.all([escalations.stop(), deliveries.stop()])
       .then(() => app.close())
       .then(
         () => process.exit(0),
@@ -61,6 +73,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   escalations.start();
+  deliveries.start();
   app.log.info(
     { database: db.kind, url: config.publicUrl },
     `BTalk ${serverVersion} is running at ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,

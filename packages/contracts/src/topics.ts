@@ -106,12 +106,21 @@ export const TopicBase = z.object({
 });
 export type TopicBase = z.infer<typeof TopicBase>;
 
+/**
+ * How much of a topic reaches a person outside the topic itself: `all` new posts, only `mentions`
+ * of them (and comments on posts whose bell rings), or `muted` (only mentions of them).
+ */
+export const TopicNotificationLevel = z.enum(['all', 'mentions', 'muted']);
+export type TopicNotificationLevel = z.infer<typeof TopicNotificationLevel>;
+
 /** A topic as the caller sees it: the shared parts plus their own membership, reading and abilities. */
 export const Topic = TopicBase.extend({
   /** The caller's role in the topic, or null when not a member. */
   myRole: TopicRole.nullable(),
   /** Whether the caller follows it (members of a members-only topic always do). */
   following: z.boolean(),
+  /** How much of this topic notifies the caller (default `all` for members-only topics, `mentions` otherwise). */
+  notificationLevel: TopicNotificationLevel,
   /** Posts by others after the caller's last-read marker, not deleted. */
   unreadCount: z.number().int(),
   /** Number of the last post the caller has read (0 when none): the "new since you last looked" divider. */

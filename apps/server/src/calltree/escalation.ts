@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CallTreeEventName } from '@btalk/contracts';
+import { CallTreeEventName, NotificationKind } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { EventBus } from '../events/bus.ts';
 import { recordEvent } from '../events/eventLog.ts';
 import { newId } from '../ids.ts';
-import { notifyInApp } from './notify.ts';
+import { notifyCallTree } from './notify.ts';
 
 /** Name of the lease row that the escalation scheduler holds. */
 export const ESCALATION_LEASE = 'calltree-escalation';
@@ -117,12 +117,12 @@ export async function escalateDue(db: Kysely<Database>, at: Date, limit = 500): 
         })
         .execute();
       const minutes = Math.round((row.escalation_delay_seconds * level) / 60);
-      await notifyInApp(
+      await notifyCallTree(
         trx,
         [
           {
             userId: notified,
-            kind: 'calltree.escalation',
+            kind: NotificationKind.callEscalation,
             title: `No answer from ${row.display_name}`,
             body: `${row.display_name} has not answered "${row.title}" for about ${minutes} minutes. Please reach them and answer on their behalf.`,
             data: {

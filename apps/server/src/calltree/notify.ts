@@ -1,57 +1,55 @@
-import { CallTreeEventName } from '@btalk/contracts';
+import { NotificationKind } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { newId } from '../ids.ts';
-import { insertInChunks, recordEventsInChunks } from './bulk.ts';
+import { notify } from '../notifications/notifier.ts';
+import { recipientsFor } from '../notifications/rules.ts';
 
-/** An in-app notification to write. */
-export interface InAppNotice {
+/** The call tree's notification kinds. */
+type CallTreeKind =
+  | typeof NotificationKind.callStarted
+  | typeof NotificationKind.callEscalation
+  | typeof NotificationKind.callReminder;
+
+/** A call-tree notification to write. */
+export interface CallTreeNotice {
   userId: string;
-  /** e.g. `calltree.started`, `calltree.escalation`, `calltree.reminder`. */
-  kind: string;
+  kind: CallTreeKind;
   title: string;
   body: string;
-  /** Ids the client needs to open the thing. */
+  /** Ids the client needs to open the thing (`eventId`, ...). */
   data: Record<string, unknown>;
 }
 
+const ruleKind = {
+  [NotificationKind.callStarted]: 'started',
+  [NotificationKind.callEscalation]: 'escalation',
+  [NotificationKind.callReminder]: 'reminder',
+} as const;
+
 /**
- * Writes in-app notifications (a `notifications` row each) and a `notification.created` domain event
- * in each person's room `user:<id>`, in the caller's transaction, so that the realtime stream pushes
- * them. Teams, push and e-mail delivery belong to the notifications work and read the same rows.
+ * Writes call-tree notifications (event started, escalation, reminder) through the notification
+ * engine, in the caller's transaction. The rules make them urgent: they reach every channel the
+ * person has on, whatever their mutes and quiet hours.
  */
-export async function notifyInApp(
+export async function notifyCallTree(
   trx: Kysely<Database>,
-  notices: InAppNotice[],
+  notices: CallTreeNotice[],
   at: string,
   actorId: string | null,
 ): Promise<void> {
   if (notices.length === 0) return;
-  const rows = notices.map((n) => ({
-    id: newId(),
-    user_id: n.userId,
-    kind: n.kind,
-    title: n.title,
-    body: n.body,
-    data: JSON.stringify(n.data),
-    created_at: at,
-    read_at: null,
-  }));
-  await insertInChunks(trx, 'notifications', rows);
-  await recordEventsInChunks(
+  const urgent = new Set(
+    recipientsFor(
+      { type: 'calltree', kind: ruleKind[notices[0]!.kind], recipientIds: notices.map((n) => n.userId) },
+      new Map(),
+    )
+      .filter((r) => r.urgent)
+      .map((r) => r.userId),
+  );
+  await notify(
     trx,
-    rows.map((r, i) => ({
-      room: `user:${r.user_id}`,
-      type: CallTreeEventName.notification,
-      payload: {
-        id: r.id,
-        kind: r.kind,
-        title: r.title,
-        body: r.body,
-        data: notices[i]!.data,
-        createdAt: at,
-      },
-      actorId,
-    })),
+    notices.map((n) => ({ ...n, urgent: urgent.has(n.userId) })),
+    at,
+    actorId,
   );
 }

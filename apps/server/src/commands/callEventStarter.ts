@@ -1,8 +1,8 @@
-import { CallTreeEventName, type StartCallEventRequest } from '@btalk/contracts';
+import { CallTreeEventName, NotificationKind, type StartCallEventRequest } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import { insertInChunks } from '../calltree/bulk.ts';
 import { branchOf, wholeTree } from '../calltree/hierarchy.ts';
-import { notifyInApp } from '../calltree/notify.ts';
+import { notifyCallTree } from '../calltree/notify.ts';
 import { loadMembers } from '../calltree/treeStore.ts';
 import type { Database } from '../db/index.ts';
 import type { CallEventRow, CallTreeRow, UserRow } from '../db/schema.ts';
@@ -69,11 +69,11 @@ export async function callEventStarter(
     }),
   );
   const prefix = input.kind === 'drill' ? 'Drill: ' : '';
-  await notifyInApp(
+  await notifyCallTree(
     trx,
     people.map(({ id }) => ({
       userId: id,
-      kind: 'calltree.started',
+      kind: NotificationKind.callStarted,
       title: `${prefix}${input.title}`,
       body: input.message,
       data: { eventId: event.id, kind: input.kind, eventTitle: input.title },

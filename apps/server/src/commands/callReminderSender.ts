@@ -1,6 +1,6 @@
-import { CallTreeEventName } from '@btalk/contracts';
+import { CallTreeEventName, NotificationKind } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
-import { notifyInApp } from '../calltree/notify.ts';
+import { notifyCallTree } from '../calltree/notify.ts';
 import type { Database } from '../db/index.ts';
 import type { CallEventRow, UserRow } from '../db/schema.ts';
 import { recordEvent } from '../events/eventLog.ts';
@@ -19,11 +19,11 @@ export async function callReminderSender(
     .where('status', '=', 'no_answer')
     .execute();
   const at = now();
-  await notifyInApp(
+  await notifyCallTree(
     trx,
     silent.map((t) => ({
       userId: t.user_id,
-      kind: 'calltree.reminder',
+      kind: NotificationKind.callReminder,
       title: `Reminder: ${event.title}`,
       body: `Please answer: are you safe? ${event.message}`,
       data: { eventId: event.id, eventTitle: event.title },

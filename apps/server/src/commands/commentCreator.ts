@@ -11,6 +11,8 @@ import type { CommentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { loadPeople, personFrom } from '../presenters/person.ts';
+import { withdrawNotifications } from '../notifications/notifier.ts';
+import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { presentCommentBases } from '../presenters/post.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
@@ -18,7 +20,8 @@ import { recordTopicEvent } from './topicEvents.ts';
 
 /**
  * Writes a comment under a post (one level of replies): counts it on the post, stores mentions and
- * rings the post's bell for the people mentioned, records `comment.created`. The same client-made
+ * rings the post's bell for the people mentioned, notifies them and everyone whose bell on the post
+ * rings, records `comment.created`. The same client-made
  * id again answers the first comment.
  */
 export async function commentCreator(
@@ -68,6 +71,26 @@ export async function commentCreator(
   await trx.updateTable('topics').set({ last_activity_at: at }).where('id', '=', topic.id).execute();
   await storeMentions(trx, comment.id, post.id, mentions);
   await ringBellsByDefault(trx, post.id, mentions, at);
+  const ringing = await trx
+    .selectFrom('post_bells')
+    .select('user_id')
+    .where('post_id', '=', post.id)
+    .where('ringing', '=', 1)
+    .execute();
+  await notifyTopicChange(
+    trx,
+    actor,
+    topic,
+    {
+      type: 'comment.created',
+      authorId: actor.id,
+      visibility: topic.visibility,
+      mentioned: mentions,
+      bellRinging: ringing.map((b) => b.user_id),
+    },
+    { post, comment, text: input.body },
+    at,
+  );
   const [base] = await presentCommentBases(trx, [comment]);
   await recordTopicEvent(
     trx,
@@ -96,6 +119,21 @@ export async function commentEditor(
     .executeTakeFirstOrThrow();
   const added = await storeMentions(trx, comment.id, comment.post_id, mentions);
   await ringBellsByDefault(trx, comment.post_id, added, at);
+  if (added.length > 0) {
+    const post = await trx
+      .selectFrom('posts')
+      .selectAll()
+      .where('id', '=', comment.post_id)
+      .executeTakeFirstOrThrow();
+    await notifyTopicChange(
+      trx,
+      actor,
+      topic,
+      { type: 'post.edited', authorId: actor.id, visibility: topic.visibility, newlyMentioned: added },
+      { post, comment: edited, text: input.body },
+      at,
+    );
+  }
   const [base] = await presentCommentBases(trx, [edited]);
   await recordTopicEvent(
     trx,
@@ -119,6 +157,7 @@ export async function commentDeleter(
     .set({ body: '', deleted_at: at, deleted_by: actor.id, updated_at: at })
     .where('id', '=', comment.id)
     .execute();
+  await withdrawNotifications(trx, { commentId: comment.id }, actor.id);
   const { comment_count } = await trx
     .updateTable('posts')
     .set((eb) => ({ comment_count: eb('comment_count', '-', 1) }))

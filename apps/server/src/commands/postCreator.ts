@@ -5,6 +5,7 @@ import type { PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { presentPostBases } from '../presenters/post.ts';
+import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
@@ -24,8 +25,8 @@ async function earlierPost(trx: Kysely<Database>, actor: UserRow, clientId: stri
 
 /**
  * Writes a post: numbers it in its topic, takes in the author's uploaded files, stores mentions,
- * rings the bell of the author and the people mentioned, indexes it for search and records
- * `post.created`. The same client-made id again answers the first post.
+ * rings the bell of the author and the people mentioned, notifies (mentions, followers of the
+ * topic), indexes it for search and records `post.created`. The same client-made id again answers the first post.
  */
 export async function postCreator(
   trx: Kysely<Database>,
@@ -97,6 +98,14 @@ export async function postCreator(
   }
   await storeMentions(trx, post.id, post.id, mentions);
   await ringBellsByDefault(trx, post.id, [actor.id, ...mentions], at);
+  await notifyTopicChange(
+    trx,
+    actor,
+    topic,
+    { type: 'post.created', authorId: actor.id, visibility: topic.visibility, mentioned: mentions },
+    { post, text: input.body },
+    at,
+  );
   if (input.body.trim()) {
     await indexDocument(trx, {
       kind: 'post',

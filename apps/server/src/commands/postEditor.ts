@@ -4,11 +4,16 @@ import type { Database } from '../db/index.ts';
 import type { PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { now } from '../ids.ts';
 import { presentPostBases } from '../presenters/post.ts';
+import { withdrawNotifications } from '../notifications/notifier.ts';
+import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { indexDocument, removeDocument } from '../search/searchIndex.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
-/** The author changes a post's text ("edited"); newly mentioned people get the bell on. */
+/**
+ * The author changes a post's text ("edited"); newly mentioned people get the bell on and are told
+ * (nobody else is notified again).
+ */
 export async function postEditor(
   trx: Kysely<Database>,
   actor: UserRow,
@@ -26,6 +31,14 @@ export async function postEditor(
     .executeTakeFirstOrThrow();
   const added = await storeMentions(trx, post.id, post.id, mentions);
   await ringBellsByDefault(trx, post.id, added, at);
+  await notifyTopicChange(
+    trx,
+    actor,
+    topic,
+    { type: 'post.edited', authorId: actor.id, visibility: topic.visibility, newlyMentioned: added },
+    { post: edited, text: input.body },
+    at,
+  );
   await indexDocument(trx, {
     kind: 'post',
     refId: post.id,
@@ -67,6 +80,7 @@ export async function postDeleter(
     .execute();
   await trx.deleteFrom('attachments').where('post_id', '=', post.id).execute();
   await removeDocument(trx, post.id);
+  await withdrawNotifications(trx, { postId: post.id }, actor.id);
   await recordTopicEvent(
     trx,
     topicRoom(topic.id),

@@ -5,6 +5,7 @@ import type { UserRow } from '../db/schema.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { presentTopicBase, selectTopics } from '../presenters/topic.ts';
+import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
@@ -117,6 +118,10 @@ export async function topicCreator(
       },
       actor.id,
     );
+  }
+  if (others.length > 0) {
+    const topic = await trx.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await notifyTopicChange(trx, actor, topic, { type: 'member.added', actorId: actor.id, addedIds: others }, {}, at);
   }
   return id;
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/index.ts';
 import type { TopicRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { now } from '../ids.ts';
+import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { loadPeople, personFrom } from '../presenters/person.ts';
 import { activePeople } from './topicCreator.ts';
 import { recordTopicEvent } from './topicEvents.ts';
@@ -17,7 +18,10 @@ async function countMembers(trx: Kysely<Database>, topicId: string, role?: Topic
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** Adds people to a topic with a role; people already in it keep theirs. Answers who was added. */
+/**
+ * Adds people to a topic with a role (each is notified); people already in it keep theirs. Answers
+ * who was added.
+ */
 export async function memberAdder(
   trx: Kysely<Database>,
   actor: UserRow,
@@ -63,6 +67,7 @@ export async function memberAdder(
       actor.id,
     );
   }
+  await notifyTopicChange(trx, actor, topic, { type: 'member.added', actorId: actor.id, addedIds: added }, {}, at);
   return added;
 }
 

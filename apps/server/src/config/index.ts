@@ -48,7 +48,36 @@ const Env = z.object({
     .default(1024 * 1024),
   WEB_DIST: z.string().min(1).optional(),
   ANALYTICS: bool.default(true),
-  WEB_PUSH: bool.default(false),
+  WEB_PUSH: bool.default(true),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, { message: 'must be a base64url P-256 public key (npx web-push generate-vapid-keys)' })
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be a base64url P-256 private key (npx web-push generate-vapid-keys)' })
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { message: 'must be a mailto: address or an https:// URL' })
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.org:587' })
+    .optional(),
+  SMTP_FROM: z.string().min(3).max(200).optional(),
+  NOTIFICATION_EMAIL_DELAY_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(0, { message: 'must be 0 or more seconds' })
+    .max(86400, { message: 'must be at most 86400 seconds (one day)' })
+    .default(120),
+  NOTIFICATION_MAX_ATTEMPTS: z.coerce
+    .number({ message: 'must be a number of attempts' })
+    .int()
+    .min(1, { message: 'must be between 1 and 30' })
+    .max(30, { message: 'must be between 1 and 30' })
+    .default(8),
   TEAMS_APP_LINK: url('the Teams deep link of the BTalk app').optional(),
   JWT_SECRET: z
     .string()
@@ -178,6 +207,21 @@ export interface Config {
   webDist: string | null;
   features: { analytics: boolean; webPush: boolean };
   teamsAppLink: string | null;
+  /** The notification engine's channels and outbox (notifications/). */
+  notifications: {
+    /** VAPID keys from the environment; null means "make them once and keep them in DATA_DIR". */
+    vapidKeys: { publicKey: string; privateKey: string } | null;
+    /** The VAPID `sub` claim: a contact for push services. */
+    vapidSubject: string;
+    /** SMTP server for e-mail notifications; null turns e-mail off. */
+    smtpUrl: string | null;
+    /** The From of notification e-mails. */
+    smtpFrom: string;
+    /** E-mail waits this long and is not sent if the notification was read meanwhile. */
+    emailDelaySeconds: number;
+    /** Tries before a delivery becomes a dead letter. */
+    maxAttempts: number;
+  };
   /** Secret that signs access tokens; null means "make one and keep it in DATA_DIR" (not production). */
   jwtSecret: string | null;
   /** Lifetime of an access token, in seconds. */
@@ -250,6 +294,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'never runs there); see "Production directory" in the README',
     );
   }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    missing.push('  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)');
+  }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -266,6 +313,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     features: { analytics: e.ANALYTICS, webPush: e.WEB_PUSH },
     teamsAppLink: e.TEAMS_APP_LINK ?? null,
+    notifications: {
+      vapidKeys:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : null,
+      vapidSubject:
+        e.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : `mailto:btalk@${new URL(publicUrl).hostname}`),
+      smtpUrl: e.SMTP_URL ?? null,
+      smtpFrom: e.SMTP_FROM ?? `BTalk <btalk@${new URL(publicUrl).hostname}>`,
+      emailDelaySeconds: e.NOTIFICATION_EMAIL_DELAY_SECONDS,
+      maxAttempts: e.NOTIFICATION_MAX_ATTEMPTS,
+    },
     jwtSecret: e.JWT_SECRET ?? null,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     directory: directoryConfig(e, publicUrl),

@@ -295,6 +295,62 @@ export interface NotificationsTable {
   data: string;
   created_at: string;
   read_at: string | null;
+  /** The topic, post and comment it is about, when it is about one (deleting them withdraws it). */
+  topic_id: ColumnType<string | null, string | null | undefined, string | null>;
+  post_id: ColumnType<string | null, string | null | undefined, string | null>;
+  comment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who caused it; null for the system (escalations). */
+  actor_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for urgent notifications (call tree): they ignore mutes and quiet hours. */
+  urgent: ColumnType<number, number | undefined, number>;
+  /** When the delivery worker turned it into deliveries; null while it waits in the outbox. */
+  dispatched_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The outbox: one delivery of a notification to one channel, retried until sent or dead. */
+export interface NotificationDeliveriesTable {
+  id: string;
+  notification_id: string;
+  user_id: string;
+  channel: 'push' | 'email' | 'teams';
+  status: 'pending' | 'sent' | 'skipped' | 'dead';
+  urgent: number;
+  attempts: number;
+  /** When the worker may next try it. */
+  next_attempt_at: string;
+  /** A worker holds it until then (a crashed worker's lease runs out). */
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person's notification settings, as JSON text checked by contracts' `NotificationSettings`. */
+export interface NotificationSettingsTable {
+  user_id: string;
+  settings: string;
+  updated_at: string;
+}
+
+/** A browser's Web Push subscription. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+  last_success_at: string | null;
+}
+
+/** A person's chosen notification level of a topic (absent: the default for its visibility). */
+export interface TopicNotificationLevelsTable {
+  topic_id: string;
+  user_id: string;
+  level: 'all' | 'mentions' | 'muted';
+  updated_at: string;
 }
 
 /** A lease that lets one server instance at a time run a background job. */
@@ -470,6 +526,10 @@ export interface Database {
   call_escalations: CallEscalationsTable;
   call_reminders: CallRemindersTable;
   notifications: NotificationsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notification_settings: NotificationSettingsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  topic_notification_levels: TopicNotificationLevelsTable;
   scheduler_leases: SchedulerLeasesTable;
   topics: TopicsTable;
   topic_members: TopicMembersTable;
@@ -503,6 +563,10 @@ export type CallEventTargetRow = Selectable<CallEventTargetsTable>;
 export type CallAnswerRow = Selectable<CallAnswersTable>;
 /** A row of `notifications`. */
 export type NotificationRow = Selectable<NotificationsTable>;
+/** A row of `notification_deliveries`. */
+export type DeliveryRow = Selectable<NotificationDeliveriesTable>;
+/** A row of `push_subscriptions`. */
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 export type TopicRow = Selectable<TopicsTable>;
 export type TopicMemberRow = Selectable<TopicMembersTable>;
 export type PostRow = Selectable<PostsTable>;

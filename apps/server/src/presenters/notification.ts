@@ -14,6 +14,7 @@ export function presentNotification(row: NotificationRow): Notification {
   return {
     id: row.id,
     kind: row.kind,
+    urgent: row.urgent === 1,
     title: row.title,
     body: row.body,
     data,

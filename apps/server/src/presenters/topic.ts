@@ -2,6 +2,7 @@ import type { Topic, TopicBase } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicRow } from '../db/schema.ts';
+import { defaultLevel } from '../notifications/rules.ts';
 import { topicAbilities, type Viewer } from '../policies/topic.ts';
 
 /**
@@ -18,6 +19,9 @@ export function selectTopics(db: Kysely<Database>, viewerId: string) {
     .leftJoin('topic_follows as f', (j) =>
       j.onRef('f.topic_id', '=', 'topics.id').on('f.user_id', '=', viewerId),
     )
+    .leftJoin('topic_notification_levels as nl', (j) =>
+      j.onRef('nl.topic_id', '=', 'topics.id').on('nl.user_id', '=', viewerId),
+    )
     .leftJoin('read_states as rs', (j) =>
       j.onRef('rs.topic_id', '=', 'topics.id').on('rs.user_id', '=', viewerId),
     )
@@ -30,6 +34,7 @@ export function selectTopics(db: Kysely<Database>, viewerId: string) {
       'me.created_at as my_since',
       'f.user_id as followed_by',
       'rs.last_read_number as last_read_number',
+      'nl.level as my_notification_level',
       eb
         .selectFrom('posts as up')
         .select(eb.fn.countAll<number>().as('n'))
@@ -99,6 +104,7 @@ export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
     ...presentTopicBase(row),
     myRole: row.my_role,
     following: membership !== null || row.followed_by !== null,
+    notificationLevel: row.my_notification_level ?? defaultLevel(row.visibility, membership !== null),
     unreadCount: Number(row.unread_count ?? 0),
     lastReadNumber: Number(row.last_read_number ?? 0),
     abilities: topicAbilities(viewer, { topic: topicRowOf(row), membership }),

@@ -11,6 +11,7 @@ import * as createTopics from './20261121150000-create-topics.ts';
 import * as createSearch from './20261121150100-create-search.ts';
 import * as createEventLogHorizon from './20261121160000-create-event-log-horizon.ts';
 import * as createCallTrees from './20261121170000-create-call-trees.ts';
+import * as createNotificationOutbox from './20261123120000-create-notification-outbox.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261121150100-create-search': createSearch,
   '20261121160000-create-event-log-horizon': createEventLogHorizon,
   '20261121170000-create-call-trees': createCallTrees,
+  '20261123120000-create-notification-outbox': createNotificationOutbox,
 };

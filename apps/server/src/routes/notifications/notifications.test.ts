@@ -1,6 +1,6 @@
-import { ErrorCode } from '@btalk/contracts';
+import { ErrorCode, NotificationKind } from '@btalk/contracts';
 import { expect, it } from 'vitest';
-import { notifyInApp } from '../../calltree/notify.ts';
+import { notifyCallTree } from '../../calltree/notify.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { type SignedIn, signedIn } from '../../test/session.ts';
@@ -18,12 +18,12 @@ describeEachDatabase('GET /api/notifications and POST /api/notifications/read', 
   /** Writes `count` notifications for `who`, one minute apart, the way escalations do. */
   const notify = async (who: SignedIn, count: number) => {
     for (let i = 0; i < count; i++) {
-      await notifyInApp(
+      await notifyCallTree(
         server.ctx.db.kysely,
         [
           {
             userId: who.user.id,
-            kind: 'calltree.reminder',
+            kind: NotificationKind.callReminder,
             title: `Reminder ${i}`,
             body: 'Please answer: are you safe?',
             data: { eventId: `event-${i}`, eventTitle: `Fire ${i}` },
@@ -52,7 +52,7 @@ describeEachDatabase('GET /api/notifications and POST /api/notifications/read', 
     const first = await list(me, '?limit=2');
     expect(first.items.map((n) => n.title)).toEqual(['Reminder 2', 'Reminder 1']);
     expect(first.items[0]).toMatchObject({
-      kind: 'calltree.reminder',
+      kind: NotificationKind.callReminder,
       data: { eventId: 'event-2', eventTitle: 'Fire 2' },
       readAt: null,
     });

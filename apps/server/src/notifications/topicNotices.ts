@@ -1,0 +1,128 @@
+import { NotificationKind } from '@btalk/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { CommentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
+import { type Notice, notify } from './notifier.ts';
+import { type Change, type Recipient, recipientsFor, type TopicAudienceMember } from './rules.ts';
+
+/** How long the excerpt of a post or comment in a notification is. */
+const EXCERPT_LENGTH = 160;
+
+/** The first words of a post's Markdown as plain text: mentions as `@Name`, no markup. */
+export function excerptOf(markdown: string): string {
+  const text = markdown
+    .replace(/@\[([^\]\n]{1,200})\]\(user:[A-Za-z0-9-]{1,64}\)/g, '@$1')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/[*_~`>#|]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
+}
+
+/**
+ * Loads everyone a topic change may concern: the given people, the topic's members, and people who
+ * chose a level for it, with whether they may see it now.
+ */
+async function loadAudience(
+  trx: Kysely<Database>,
+  topic: TopicRow,
+  candidates: string[],
+): Promise<Map<string, TopicAudienceMember>> {
+  const [members, levels] = await Promise.all([
+    trx.selectFrom('topic_members').select('user_id').where('topic_id', '=', topic.id).execute(),
+    trx
+      .selectFrom('topic_notification_levels')
+      .select(['user_id', 'level'])
+      .where('topic_id', '=', topic.id)
+      .execute(),
+  ]);
+  const memberIds = new Set(members.map((m) => m.user_id));
+  const chosen = new Map(levels.map((l) => [l.user_id, l.level]));
+  const ids = [...new Set([...candidates, ...memberIds, ...chosen.keys()])];
+  const active = new Set<string>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 5000))
+      .where('disabled', '=', 0)
+      .execute();
+    for (const r of rows) active.add(r.id);
+  }
+  const audience = new Map<string, TopicAudienceMember>();
+  for (const userId of ids) {
+    const member = memberIds.has(userId);
+    audience.set(userId, {
+      userId,
+      member,
+      canSee: active.has(userId) && (topic.visibility === 'organisation' || member),
+      chosenLevel: chosen.get(userId) ?? null,
+    });
+  }
+  return audience;
+}
+
+const titles: Record<string, (actor: string, topic: string) => string> = {
+  [NotificationKind.mention]: (actor, topic) => `${actor} mentioned you in ${topic}`,
+  [NotificationKind.comment]: (actor, topic) => `${actor} commented on a post in ${topic}`,
+  [NotificationKind.post]: (actor, topic) => `${actor} posted in ${topic}`,
+  [NotificationKind.topicAdded]: (actor, topic) => `${actor} added you to ${topic}`,
+};
+
+/** Turns recipients into notices about a topic, a post and maybe a comment. */
+function noticesFor(
+  recipients: Recipient[],
+  actor: UserRow,
+  topic: TopicRow,
+  about: { post?: PostRow; comment?: CommentRow; text?: string },
+): Notice[] {
+  const excerpt = about.text === undefined ? '' : excerptOf(about.text);
+  const data = {
+    topicId: topic.id,
+    topicTitle: topic.title,
+    actorId: actor.id,
+    actorName: actor.display_name,
+    ...(about.post ? { postId: about.post.id, postNumber: Number(about.post.number) } : {}),
+    ...(about.comment ? { commentId: about.comment.id } : {}),
+    excerpt,
+  };
+  return recipients.map((r) => ({
+    userId: r.userId,
+    kind: r.kind,
+    urgent: r.urgent,
+    title: titles[r.kind]?.(actor.display_name, topic.title) ?? topic.title,
+    body: excerpt,
+    data,
+    topicId: topic.id,
+    postId: about.post?.id ?? null,
+    commentId: about.comment?.id ?? null,
+  }));
+}
+
+/** Decides and writes the notifications of a change in a topic, in the caller's transaction. */
+export async function notifyTopicChange(
+  trx: Kysely<Database>,
+  actor: UserRow,
+  topic: TopicRow,
+  change: Exclude<Change, { type: 'calltree' }>,
+  about: { post?: PostRow; comment?: CommentRow; text?: string },
+  at: string,
+): Promise<void> {
+  const candidates =
+    change.type === 'member.added'
+      ? change.addedIds
+      : change.type === 'post.edited'
+        ? change.newlyMentioned
+        : change.type === 'comment.created'
+          ? [...change.mentioned, ...change.bellRinging]
+          : change.mentioned;
+  // A new comment or an edit concerns only the people it names; no need to load the whole topic.
+  const audience =
+    change.type === 'post.created' || candidates.length > 0
+      ? await loadAudience(trx, topic, candidates)
+      : new Map<string, TopicAudienceMember>();
+  const recipients = recipientsFor(change, audience);
+  await notify(trx, noticesFor(recipients, actor, topic, about), at, actor.id);
+}

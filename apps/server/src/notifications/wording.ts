@@ -1,0 +1,107 @@
+import { NotificationKind } from '@btalk/contracts';
+import type { NotificationRow } from '../db/schema.ts';
+
+/**
+ * Words push, e-mail and Teams messages in the person's language (the web app words its own list).
+ * One notification is told as itself; a burst is coalesced into one message ("3 new comments on ...").
+ */
+
+type Locale = 'th' | 'en';
+
+/** A notification's data, read defensively (rows are JSON text). */
+function dataOf(row: NotificationRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(row.data);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' && v ? v : fallback);
+
+const single: Record<string, Record<Locale, (d: Record<string, unknown>) => string>> = {
+  [NotificationKind.mention]: {
+    en: (d) => `${str(d.actorName, 'Someone')} mentioned you in ${str(d.topicTitle, 'a topic')}`,
+    th: (d) => `${str(d.actorName, 'มีคน')} กล่าวถึงคุณใน ${str(d.topicTitle, 'หัวข้อ')}`,
+  },
+  [NotificationKind.comment]: {
+    en: (d) => `${str(d.actorName, 'Someone')} commented on a post in ${str(d.topicTitle, 'a topic')}`,
+    th: (d) => `${str(d.actorName, 'มีคน')} แสดงความคิดเห็นในโพสต์ของ ${str(d.topicTitle, 'หัวข้อ')}`,
+  },
+  [NotificationKind.post]: {
+    en: (d) => `${str(d.actorName, 'Someone')} posted in ${str(d.topicTitle, 'a topic')}`,
+    th: (d) => `${str(d.actorName, 'มีคน')} โพสต์ใน ${str(d.topicTitle, 'หัวข้อ')}`,
+  },
+  [NotificationKind.topicAdded]: {
+    en: (d) => `${str(d.actorName, 'Someone')} added you to ${str(d.topicTitle, 'a topic')}`,
+    th: (d) => `${str(d.actorName, 'มีคน')} เพิ่มคุณเข้าหัวข้อ ${str(d.topicTitle, '')}`,
+  },
+  [NotificationKind.callStarted]: {
+    en: (d) => `${d.kind === 'drill' ? 'Drill: ' : ''}${str(d.eventTitle, 'Call tree')}: are you safe?`,
+    th: (d) => `${d.kind === 'drill' ? 'ซ้อม: ' : ''}${str(d.eventTitle, 'แผนผังการติดต่อ')}: คุณปลอดภัยหรือไม่`,
+  },
+  [NotificationKind.callEscalation]: {
+    en: (d) => `No answer from ${str(d.personName, 'a person')} (${str(d.eventTitle)})`,
+    th: (d) => `ยังไม่มีคำตอบจาก ${str(d.personName, 'ผู้ติดต่อ')} (${str(d.eventTitle)})`,
+  },
+  [NotificationKind.callReminder]: {
+    en: (d) => `Reminder: ${str(d.eventTitle, 'call tree')}: are you safe?`,
+    th: (d) => `เตือน: ${str(d.eventTitle, 'แผนผังการติดต่อ')}: คุณปลอดภัยหรือไม่`,
+  },
+};
+
+/** The path in the web app that opens what a notification is about. */
+export function pathOf(row: NotificationRow): string {
+  const d = dataOf(row);
+  if (typeof d.eventId === 'string') return `/calltree/event/${encodeURIComponent(d.eventId)}`;
+  if (typeof d.topicId === 'string') {
+    const topic = `/topics/${encodeURIComponent(d.topicId)}`;
+    const comment = typeof d.commentId === 'string' ? `?comment=${encodeURIComponent(d.commentId)}` : '';
+    const post = typeof d.postNumber === 'number' ? `#post-${d.postNumber}` : '';
+    return `${topic}${comment}${post}`;
+  }
+  return '/';
+}
+
+/** Title and text of one notification in `locale`. */
+export function wordOne(row: NotificationRow, locale: Locale): { title: string; body: string } {
+  const d = dataOf(row);
+  const title = single[row.kind]?.[locale]?.(d) ?? row.title;
+  const body = str(d.excerpt, row.body);
+  return { title, body };
+}
+
+/** Title and text of a burst of notifications (more than one) in `locale`. */
+export function wordMany(rows: NotificationRow[], locale: Locale): { title: string; body: string } {
+  const n = rows.length;
+  const first = dataOf(rows[0]!);
+  const samePost = rows.every((r) => r.post_id !== null && r.post_id === rows[0]!.post_id);
+  const sameTopic = rows.every((r) => r.topic_id !== null && r.topic_id === rows[0]!.topic_id);
+  const allComments = rows.every((r) => r.kind === NotificationKind.comment);
+  const topic = str(first.topicTitle);
+  let title: string;
+  if (samePost && allComments) {
+    title = locale === 'th' ? `${n} ความคิดเห็นใหม่ในโพสต์ของ ${topic}` : `${n} new comments on a post in ${topic}`;
+  } else if (sameTopic) {
+    title = locale === 'th' ? `${n} การแจ้งเตือนใหม่ใน ${topic}` : `${n} new notifications in ${topic}`;
+  } else {
+    title = locale === 'th' ? `${n} การแจ้งเตือนใหม่ใน BTalk` : `${n} new notifications in BTalk`;
+  }
+  const body = rows
+    .slice(0, 3)
+    .map((r) => wordOne(r, locale).title)
+    .join('\n');
+  return { title, body: n > 3 ? `${body}\n…` : body };
+}
+
+/** Where a burst leads: the post when they share one, the topic when they share it, else home. */
+export function pathOfMany(rows: NotificationRow[]): string {
+  if (rows.length === 1) return pathOf(rows[0]!);
+  const samePost = rows.every((r) => r.post_id !== null && r.post_id === rows[0]!.post_id);
+  if (samePost) return pathOf(rows[0]!).replace(/\?comment=[^#]*/, '');
+  const d = dataOf(rows[0]!);
+  const sameTopic = rows.every((r) => r.topic_id !== null && r.topic_id === rows[0]!.topic_id);
+  if (sameTopic && typeof d.topicId === 'string') return `/topics/${encodeURIComponent(d.topicId)}`;
+  return '/';
+}

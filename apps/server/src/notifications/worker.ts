@@ -1,0 +1,242 @@
+import type { NotificationChannel as ChannelName } from '@btalk/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { DeliveryRow, NotificationRow, UserRow } from '../db/schema.ts';
+import type { EventBus } from '../events/bus.ts';
+import { newId } from '../ids.ts';
+import type { Channel, OutgoingMessage, SendResult } from './channels/channel.ts';
+import { claimDueDeliveries, dispatchNotifications, markFailed, markSent, markSkipped } from './outbox.ts';
+import { pathOf, pathOfMany, wordMany, wordOne } from './wording.ts';
+
+/** What the worker needs. */
+export interface WorkerOptions {
+  db: Kysely<Database>;
+  channels: Channel[];
+  /** The web app's origin, for links. */
+  publicUrl: string;
+  /** Wakes the worker after commits (new notifications); a poll is the fallback. */
+  bus?: EventBus;
+  /** The clock; tests pass a controllable one. */
+  clock?: () => Date;
+  /** Jitter's randomness (tests pass a fixed one). */
+  random?: () => number;
+  maxAttempts: number;
+  emailDelayMs: number;
+  /** How often to look for due deliveries without a wake-up (retries, delayed e-mail). */
+  pollMs?: number;
+  /** How long a claimed delivery is this worker's; after that another instance may retry it. */
+  leaseMs?: number;
+  /** Deliveries claimed per round. */
+  batchSize?: number;
+  /** Sends under way at once. */
+  concurrency?: number;
+  onError?: (error: unknown) => void;
+}
+
+/** What a round did. */
+export interface RoundResult {
+  dispatched: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+  dead: number;
+}
+
+/**
+ * The delivery worker: turns the outbox's notifications into deliveries and sends them through the
+ * channels, each person's burst on a channel coalesced into one message (urgent ones alone). Every
+ * instance runs one; rows are claimed so that each delivery is sent by one of them.
+ */
+export class NotificationWorker {
+  readonly id = newId();
+  readonly #o: Required<Omit<WorkerOptions, 'bus' | 'onError'>> & Pick<WorkerOptions, 'bus' | 'onError'>;
+  readonly #channels: Map<ChannelName, Channel>;
+  #timer: NodeJS.Timeout | null = null;
+  #unsubscribe: (() => void) | null = null;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #stopped = true;
+
+  constructor(options: WorkerOptions) {
+    this.#o = {
+      clock: () => new Date(),
+      random: Math.random,
+      pollMs: 1000,
+      leaseMs: 60_000,
+      batchSize: 500,
+      concurrency: 32,
+      ...options,
+    };
+    this.#channels = new Map(options.channels.map((c) => [c.name, c]));
+  }
+
+  /** Starts working: after every commit and every `pollMs`. */
+  start(): void {
+    this.#stopped = false;
+    this.#unsubscribe = this.#o.bus?.onCommitted(() => this.wake()) ?? null;
+    const tick = () => {
+      this.wake();
+      this.#timer = setTimeout(tick, this.#o.pollMs);
+      this.#timer.unref();
+    };
+    tick();
+  }
+
+  /** Asks for a round soon (one at a time; a wake during a round runs another after it). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        try {
+          await this.drain();
+        } catch (error) {
+          this.#o.onError?.(error);
+        }
+      } while (this.#again && !this.#stopped);
+      this.#running = null;
+    })();
+  }
+
+  /** Stops, waiting for the round under way. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+    await Promise.all([...this.#channels.values()].map((c) => c.close?.()));
+  }
+
+  /** Runs rounds until nothing is due (at most `maxRounds`); answers the totals. */
+  async drain(maxRounds = 100): Promise<RoundResult> {
+    const total: RoundResult = { dispatched: 0, sent: 0, skipped: 0, failed: 0, dead: 0 };
+    for (let i = 0; i < maxRounds; i++) {
+      const r = await this.runOnce();
+      for (const k of Object.keys(total) as (keyof RoundResult)[]) total[k] += r[k];
+      if (r.dispatched === 0 && r.sent + r.skipped + r.failed + r.dead === 0) break;
+    }
+    return total;
+  }
+
+  /** One round: dispatch a batch of notifications, then claim and send a batch of due deliveries. */
+  async runOnce(): Promise<RoundResult> {
+    const { db, batchSize } = this.#o;
+    const result: RoundResult = { dispatched: 0, sent: 0, skipped: 0, failed: 0, dead: 0 };
+    result.dispatched = await dispatchNotifications(db, {
+      channels: new Set(this.#channels.keys()),
+      emailDelayMs: this.#o.emailDelayMs,
+      now: this.#o.clock(),
+      limit: batchSize,
+    });
+    const claimed = await claimDueDeliveries(db, this.id, this.#o.clock(), this.#o.leaseMs, batchSize);
+    if (claimed.length === 0) return result;
+    const groups = new Map<string, DeliveryRow[]>();
+    for (const d of claimed) {
+      const key = `${d.user_id}\u0000${d.channel}`;
+      groups.set(key, [...(groups.get(key) ?? []), d]);
+    }
+    const [notifications, people] = await Promise.all([
+      this.#load('notifications', claimed.map((d) => d.notification_id)),
+      this.#load('users', claimed.map((d) => d.user_id)),
+    ]);
+    const queue = [...groups.values()];
+    const workers = Array.from({ length: Math.min(this.#o.concurrency, queue.length) }, async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) {
+        await this.#deliverGroup(group, notifications as Map<string, NotificationRow>, people as Map<string, UserRow>, result);
+      }
+    });
+    await Promise.all(workers);
+    return result;
+  }
+
+  async #load(table: 'notifications' | 'users', ids: string[]): Promise<Map<string, NotificationRow | UserRow>> {
+    const unique = [...new Set(ids)];
+    const found = new Map<string, NotificationRow | UserRow>();
+    for (let i = 0; i < unique.length; i += 1000) {
+      const rows = await this.#o.db
+        .selectFrom(table)
+        .selectAll()
+        .where('id', 'in', unique.slice(i, i + 1000))
+        .execute();
+      for (const r of rows) found.set(r.id, r as NotificationRow | UserRow);
+    }
+    return found;
+  }
+
+  /** Sends one person's due deliveries on one channel: urgent ones alone, the rest as one message. */
+  async #deliverGroup(
+    group: DeliveryRow[],
+    notifications: Map<string, NotificationRow>,
+    people: Map<string, UserRow>,
+    result: RoundResult,
+  ): Promise<void> {
+    const { db } = this.#o;
+    const now = this.#o.clock();
+    const channel = this.#channels.get(group[0]!.channel);
+    const person = people.get(group[0]!.user_id);
+    if (!channel || !person || person.disabled) {
+      await markSkipped(db, group.map((d) => d.id), this.id, now, channel ? 'person disabled' : 'channel not configured');
+      result.skipped += group.length;
+      return;
+    }
+    // A notification deleted meanwhile (withdrawn) has no row; one read in the app needs no e-mail.
+    const live = group.filter((d) => notifications.has(d.notification_id));
+    const stale = group.filter(
+      (d) => !notifications.has(d.notification_id) || (channel.name === 'email' && notifications.get(d.notification_id)!.read_at !== null),
+    );
+    if (stale.length > 0) {
+      await markSkipped(db, stale.map((d) => d.id), this.id, now, 'read in the app or withdrawn');
+      result.skipped += stale.length;
+    }
+    const staleIds = new Set(stale.map((d) => d.id));
+    const sendable = live.filter((d) => !staleIds.has(d.id));
+    const batches = [
+      ...sendable.filter((d) => d.urgent === 1).map((d) => [d]),
+      ...(sendable.some((d) => d.urgent !== 1) ? [sendable.filter((d) => d.urgent !== 1)] : []),
+    ];
+    for (const batch of batches) {
+      const rows = batch.map((d) => notifications.get(d.notification_id)!);
+      const message = this.#compose(person, rows);
+      let outcome: SendResult;
+      try {
+        outcome = await channel.send(person, message);
+      } catch (error) {
+        outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+      }
+      const ids = batch.map((d) => d.id);
+      const at = this.#o.clock();
+      if (outcome.status === 'sent') {
+        await markSent(db, ids, this.id, at);
+        result.sent += ids.length;
+      } else if (outcome.status === 'skipped') {
+        await markSkipped(db, ids, this.id, at, outcome.reason);
+        result.skipped += ids.length;
+      } else {
+        const dead = await markFailed(db, batch, this.id, at, outcome, this.#o.maxAttempts, this.#o.random);
+        result.dead += dead;
+        result.failed += ids.length - dead;
+      }
+    }
+  }
+
+  #compose(person: UserRow, rows: NotificationRow[]): OutgoingMessage {
+    const locale = person.locale === 'th' ? 'th' : 'en';
+    const sorted = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const words = sorted.length === 1 ? wordOne(sorted[0]!, locale) : wordMany(sorted, locale);
+    const path = sorted.length === 1 ? pathOf(sorted[0]!) : pathOfMany(sorted);
+    const first = sorted[0]!;
+    return {
+      notifications: sorted,
+      title: words.title,
+      body: words.body,
+      url: `${this.#o.publicUrl}${path}`,
+      tag: first.post_id ?? first.topic_id ?? first.id,
+      urgent: sorted.some((r) => r.urgent === 1),
+      locale,
+    };
+  }
+}
