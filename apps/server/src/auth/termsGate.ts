@@ -8,7 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route answers people who have not accepted the current terms of use (sign-in, session and
-     * terms routes). Every other route that authenticates answers them 4404.
+     * terms routes, and a call-tree event's pending list and one's own answer: an emergency reaches
+     * people before they accept). Every other route that authenticates answers them 4404.
      */
     termsExempt?: boolean;
   }
@@ -85,6 +86,15 @@ export async function requireAcceptedTerms(
   user: UserRow,
 ): Promise<void> {
   if (request.routeOptions.config?.termsExempt) return;
+  await assertAcceptedTerms(current, user);
+}
+
+/**
+ * Throws 403 with envelope code 4404 unless the person has accepted the current terms: for an exempt
+ * route that lets such people do only part of what it does (their own call-tree answer, not one on
+ * behalf of a report).
+ */
+export async function assertAcceptedTerms(current: CurrentTermsVersion, user: UserRow): Promise<void> {
   if (await hasAcceptedCurrentTerms(current, user)) return;
   throw new AppError(
     'termsNotAccepted',

@@ -17,7 +17,8 @@ export interface SignedIn {
 export interface SignedInOptions {
   /**
    * Whether the person has accepted the current terms of use (default true). With false, every route
-   * except sign-in, session and terms answers them 4404.
+   * except sign-in, session, terms and their own call-tree answer (with the pending list) answers
+   * them 4404.
    */
   acceptedTerms?: boolean;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@btalk/contracts';
 import { beforeAll, expect, it } from 'vitest';
 import { buildOrg, headersFor, type Org } from '../../test/calltree.ts';
 import { describeEachDatabase } from '../../test/db.ts';
@@ -215,5 +216,69 @@ describeEachDatabase('call-tree answers API', (kind) => {
       current: false,
       onBehalf: false,
     });
+  });
+  it('lets a person who has not accepted the terms list and answer a running event aimed at them, and nothing more', async () => {
+    // A second organisation in which b1 and c1 have not accepted the current terms yet.
+    const o = await buildOrg(server);
+    await server.ctx.db.kysely
+      .updateTable('users')
+      .set({ terms_accepted_version: null })
+      .where('id', 'in', [o.b1.id, o.c1.id])
+      .execute();
+    const [b1, c1] = await Promise.all([headersFor(server, o.b1), headersFor(server, o.c1)]);
+    const newcomer = await signedIn(server, {}, { acceptedTerms: false });
+    const tree = (
+      await req('POST', '/api/calltree/trees', admin.headers, { name: 'Branch office', rootUserId: o.ceo.id })
+    ).json().data.tree.id;
+    const start = async (title: string) =>
+      (
+        await req('POST', `/api/calltree/trees/${tree}/events`, admin.headers, {
+          title,
+          message: 'Everyone out of building B.',
+          kind: 'drill',
+        })
+      ).json().data as { id: string };
+    const closed = await start('Yesterday');
+    expect((await req('POST', `/api/calltree/events/${closed.id}/close`, admin.headers)).statusCode).toBe(
+      200,
+    );
+    const running = await start('Fire drill');
+    const gated = (res: { statusCode: number; json(): { code: number } }) => {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe(ErrorCode.termsNotAccepted);
+    };
+
+    // The banner's list and one's own answer work before the terms are accepted...
+    const pending = await req('GET', '/api/calltree/events/pending', c1);
+    expect(pending.statusCode).toBe(200);
+    expect(pending.json().data.map((e: { id: string }) => e.id)).toEqual([running.id]);
+    const own = await answer(c1, running.id, { optionId: 'safe', note: 'At the assembly point' });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toMatchObject({
+      personId: o.c1.id,
+      status: 'safe',
+      onBehalf: false,
+      current: true,
+    });
+    expect((await req('GET', '/api/calltree/events/pending', c1)).json().data).toEqual([]);
+    expect((await person(running.id, o.c1.id)).person).toMatchObject({ status: 'safe' });
+
+    // ...and nothing else: other calls, the roll-up, a person's history, answering on behalf.
+    gated(await req('GET', '/api/topics', c1));
+    gated(await req('GET', `/api/calltree/events/${running.id}`, c1));
+    gated(await req('GET', `/api/calltree/events/${running.id}/people/${o.c1.id}`, c1));
+    gated(await answer(b1, running.id, { optionId: 'safe', personId: o.c2.id, reachedVia: 'phone' }));
+    expect((await answer(b1, running.id, { optionId: 'need_help' })).statusCode).toBe(200);
+
+    // The usual refusals still apply: a closed event, an event that does not target the person.
+    const late = await answer(c1, closed.id, { optionId: 'safe' });
+    expect(late.statusCode).toBe(409);
+    expect((await answer(newcomer.headers, running.id, { optionId: 'safe' })).statusCode).toBe(404);
+    expect((await req('GET', '/api/calltree/events/pending', newcomer.headers)).json().data).toEqual([]);
+    gated(await req('GET', '/api/topics', newcomer.headers));
+
+    // Without a session: 401.
+    expect((await req('GET', '/api/calltree/events/pending')).statusCode).toBe(401);
+    expect((await answer({}, running.id, { optionId: 'safe' })).statusCode).toBe(401);
   });
 });

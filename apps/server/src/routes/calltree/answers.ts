@@ -2,6 +2,7 @@ import { CallAnswer, CallAnswerRequest, CallPersonHistory, okEnvelope } from '@b
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticate } from '../../auth/authenticate.ts';
+import { assertAcceptedTerms } from '../../auth/termsGate.ts';
 import { loadEvent, rollupScope } from '../../calltree/eventStore.ts';
 import { callResponseRecorder } from '../../commands/callResponseRecorder.ts';
 import { transact } from '../../commands/transact.ts';
@@ -30,10 +31,14 @@ export function callAnswerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: CallAnswerRequest,
           response: { 200: okEnvelope(CallAnswer) },
         },
+        // A person reached by an emergency answers before accepting the terms of use; answering
+        // on behalf of someone else still needs them (below).
+        config: { termsExempt: true },
       },
       async (request) => {
         const actor = request.user;
         const personId = request.body.personId ?? actor.id;
+        if (personId !== actor.id) await assertAcceptedTerms(ctx.terms, actor);
         const recorded = await transact(ctx, async (trx) => {
           const event = await loadEvent(trx, request.params.eventId);
           const access = await eventAccess(trx, actor, event);

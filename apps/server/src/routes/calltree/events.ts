@@ -116,6 +116,8 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Running events waiting for my answer (the banner on every screen)',
           response: { 200: okEnvelope(z.array(CallEventSummary)) },
         },
+        // Shown on the terms screen too: people answer an emergency before accepting the terms.
+        config: { termsExempt: true },
       },
       async (request) => {
         const rows = await db

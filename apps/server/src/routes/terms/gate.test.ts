@@ -5,12 +5,17 @@ import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
 
-/** Routes that answer people who have not accepted the terms: sign-in, session and terms. */
+/**
+ * Routes that answer people who have not accepted the terms: sign-in, session and terms, and what a
+ * call-tree event's banner needs (the pending list and one's own answer; on behalf is refused inside).
+ */
 function exemptFromTerms(method: string, path: string): boolean {
   return (
     path.startsWith('/api/auth/') ||
     path.startsWith('/api/terms/') ||
-    (method === 'GET' && path === '/api/me')
+    (method === 'GET' && path === '/api/me') ||
+    (method === 'GET' && path === '/api/calltree/events/pending') ||
+    (method === 'POST' && path === '/api/calltree/events/{eventId}/answers')
   );
 }
 
@@ -35,7 +40,7 @@ function registeredRoutes(doc: OpenApiDocument): { method: string; path: string;
 describeEachDatabase('the terms gate on every registered route', (kind) => {
   const server = useTestServer(kind);
 
-  it('answers 4404 on every route that needs sign-in, except sign-in, session and terms routes', async () => {
+  it('answers 4404 on every route that needs sign-in, except sign-in, session, terms and call-tree answer routes', async () => {
     const routes = registeredRoutes((await server.app.swagger()) as unknown as OpenApiDocument);
     const checked: string[] = [];
     for (const route of routes) {
@@ -66,6 +71,8 @@ describeEachDatabase('the terms gate on every registered route', (kind) => {
         'GET /api/terms/acceptances',
         'POST /api/terms/versions',
         'GET /api/terms/versions',
+        'GET /api/calltree/events/pending',
+        'POST /api/calltree/events/{eventId}/answers',
       ]),
     );
   });

@@ -1,4 +1,5 @@
 import type { CallEventSummary } from '@btalk/contracts';
+import WifiOff from '@mui/icons-material/WifiOff';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -6,10 +7,11 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useQueuedAnswers } from '../../offline/index.ts';
+import { useOnline } from '../overlays/NetworkErrorDialog.tsx';
 import { CallAnswerForm } from './CallAnswerForm.tsx';
 import { optionLabel } from './labels.ts';
 import { useSubmitAnswer } from './useSubmitAnswer.ts';
@@ -109,8 +111,31 @@ function EventAlert({
   );
 }
 
+/**
+ * The offline message (SPEC.md section 4) in the page, above the banners, while an event waits for an
+ * answer: the network-error dialog steps aside then (see NetworkErrorDialog), so nothing covers the
+ * answer buttons; an answer made now is queued and sent once the connection is back.
+ */
+function OfflineNotice() {
+  const { t } = useTranslation();
+  const titleId = useId();
+  return (
+    <Alert
+      role="alert"
+      aria-labelledby={titleId}
+      severity="warning"
+      icon={<WifiOff fontSize="inherit" />}
+      sx={{ mb: 2, borderRadius: 2 }}
+    >
+      <AlertTitle id={titleId}>{t('dialogs.offline.title')}</AlertTitle>
+      {t('dialogs.offline.text')}
+    </Alert>
+  );
+}
+
 /** The banners of the events waiting for the person's answer, and of those just answered here. */
 export default function EventBanners({ pending }: { pending: CallEventSummary[] }) {
+  const online = useOnline();
   // Answered here: kept after the event leaves the pending list, to confirm and allow a change.
   const [answered, setAnswered] = useState<Record<string, Answered>>({});
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
@@ -121,6 +146,7 @@ export default function EventBanners({ pending }: { pending: CallEventSummary[] 
   if (!events.length) return null;
   return (
     <Box>
+      {!online && pending.length > 0 && <OfflineNotice />}
       {events.map((event) => (
         <EventAlert
           key={event.id}

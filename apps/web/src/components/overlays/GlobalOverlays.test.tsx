@@ -1,6 +1,17 @@
-import { act, fireEvent, render, screen, waitForElementToBeRemoved, within } from '@testing-library/react';
+import type { CallEventSummary } from '@btalk/contracts';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import {
+  act,
+  fireEvent,
+  render,
+  screen,
+  waitFor,
+  waitForElementToBeRemoved,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callTreeKeys } from '../../api/queryKeys.ts';
 import { startI18n } from '../../i18n/index.ts';
 import { dialogStore, dialogs } from '../../stores/dialogs.ts';
 import { GlobalOverlays } from './GlobalOverlays.tsx';
@@ -16,6 +27,21 @@ beforeAll(async () => {
 beforeEach(() => {
   act(() => dialogStore.setState(closed));
 });
+
+afterEach(() => setOnline(true));
+
+function setOnline(online: boolean) {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+  act(() => {
+    window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+  });
+}
+
+/** Watches the pending list as the call-tree event banner does, from the cache only. */
+function PendingWatcher() {
+  useQuery<CallEventSummary[]>({ queryKey: callTreeKeys.pending(), queryFn: () => [], enabled: false });
+  return null;
+}
 
 describe('the global overlays', () => {
   it('show the error dialog for a numeric and for a text detail, closed only with Dismiss', async () => {
@@ -101,5 +127,31 @@ describe('the global overlays', () => {
       window.dispatchEvent(new Event('online'));
     });
     await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+  });
+
+  it('leave the offline message to the event banner while an event waits for an answer', async () => {
+    const queryClient = new QueryClient();
+    const event = { id: 'e1' } as CallEventSummary;
+    queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), [event]);
+    const view = (banner: boolean) => (
+      <QueryClientProvider client={queryClient}>
+        {banner && <PendingWatcher />}
+        <GlobalOverlays teamsAppLink={null} />
+      </QueryClientProvider>
+    );
+    const { rerender } = render(view(true));
+    setOnline(false);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(screen.queryByRole('dialog', { name: "Oops! You're Offline" })).toBeNull();
+    // Answered: the list is empty, the dialog is back.
+    act(() => queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), []));
+    await screen.findByRole('dialog', { name: "Oops! You're Offline" });
+    act(() => queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), [event]));
+    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+    // A screen without the banner (none watches the list): the dialog, as always.
+    rerender(view(false));
+    await waitFor(() =>
+      expect(screen.getByRole('dialog', { name: "Oops! You're Offline" })).toBeInTheDocument(),
+    );
   });
 });
