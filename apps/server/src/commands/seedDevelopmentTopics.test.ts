@@ -1,4 +1,4 @@
-import { TopicDomainEvent } from '@btalk/contracts';
+import { NotificationDomainEvent, TopicDomainEvent } from '@btalk/contracts';
 import { expect, it } from 'vitest';
 import { eventsSince } from '../events/eventLog.ts';
 import { describeEachDatabase } from '../test/db.ts';
@@ -56,9 +56,12 @@ describeEachDatabase('seedDevelopmentTopics', (kind) => {
     const topicIds = (await db.selectFrom('topics').select('id').execute()).map((t) => `topic:${t.id}`);
     const events = await eventsSince(db, [...topicIds, ...people.map((p) => `user:${p.id}`)], 0, 1000);
     expect(new Set(events.map((e) => e.type))).toEqual(
-      new Set(['topic.created', 'me.membership_added', 'post.created', 'comment.created', 'reaction.added']),
+      new Set(['topic.created', 'me.membership_added', 'post.created', 'comment.created', 'reaction.added', 'notification.created']),
     );
-    for (const e of events) TopicDomainEvent.parse({ type: e.type, payload: e.payload });
+    for (const e of events) {
+      const union = e.type.startsWith('notification.') ? NotificationDomainEvent : TopicDomainEvent;
+      union.parse({ type: e.type, payload: e.payload });
+    }
 
     await seedDevelopmentTopics(server.ctx, people);
     expect(await counts()).toEqual(first);

@@ -45,7 +45,7 @@ describeEachDatabase('topic members API', (kind) => {
       ['Bob', 'member'],
     ]);
     const events = await eventsSince(server.ctx.db.kysely, [`user:${bob.user.id}`], 0, 10);
-    expect(events.map((e) => e.type)).toEqual(['me.membership_added']);
+    expect(events.map((e) => e.type)).toEqual(['me.membership_added', 'notification.created']);
   });
 
   it('refuses members who manage members (403) and bad input (400)', async () => {
@@ -112,6 +112,6 @@ describeEachDatabase('topic members API', (kind) => {
     const topic = dataOf<{ memberCount: number }>(await as(server, bob).get(`/api/topics/${t.id}`));
     expect(topic.memberCount).toBe(1);
     const events = await eventsSince(server.ctx.db.kysely, [`user:${carol.user.id}`], 0, 10);
-    expect(events.map((e) => e.type)).toEqual(['me.membership_added', 'me.membership_removed']);
+    expect(events.map((e) => e.type)).toEqual(['me.membership_added', 'notification.created', 'me.membership_removed']);
   });
 });
