@@ -15,35 +15,11 @@ import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import { type Db, migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
-import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
+import { directory } from './directory.ts';
 
 const PEOPLE = Number(process.argv[2] ?? 10_000);
-const FANOUT = 10;
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A directory of `count` people: one at the top, each manager with up to FANOUT reports. */
-function directory(count: number): NewUserRow[] {
-  const at = now();
-  const departments = ['Operations', 'Finance', 'Engineering', 'Sales', 'Facilities'];
-  return Array.from({ length: count }, (_, i) => ({
-    id: newId(),
-    issuer: 'https://bench.directory',
-    subject: `p${i}`,
-    tenant_id: null,
-    email: `p${i}@bench.test`,
-    display_name: `Person ${i}`,
-    department: departments[i % departments.length]!,
-    job_title: 'Staff',
-    manager_subject: i === 0 ? null : `p${Math.floor((i - 1) / FANOUT)}`,
-    phone: `+66-2-${String(i).padStart(6, '0')}`,
-    locale: 'en' as const,
-    role: i === 0 ? ('admin' as const) : ('member' as const),
-    tokens_valid_after: null,
-    created_at: at,
-    updated_at: at,
-  }));
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();

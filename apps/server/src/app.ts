@@ -14,6 +14,7 @@ import { registerApiKeyCheck } from './http/api-key.ts';
 import { AppError, errorHandler } from './http/errors.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
+import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
 import { registerWebApp } from './web/static.ts';
 
 /** Routes under /api that do not take the x-api-key header. */
@@ -22,6 +23,8 @@ const API_KEY_EXEMPT = [
   '/api/docs',
   // Browsers cannot set headers on a WebSocket; the socket's first message carries the key.
   '/api/realtime',
+  // Mail clients POST the one-click unsubscribe of RFC 8058 with nothing but the link's token.
+  UNSUBSCRIBE_PATH,
 ];
 
 /** Options that only tests and tools change. */

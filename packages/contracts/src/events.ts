@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CommentBase, PostBase, ReactionEmoji } from './posts.ts';
-import { Person, TopicBase, TopicRole } from './topics.ts';
+import { Person, TopicBase, TopicNotificationLevel, TopicRole } from './topics.ts';
 
 /**
  * The names of the domain events of topics and posts, one map so that server, realtime and web
@@ -46,6 +46,8 @@ export const EventName = {
   myBellChanged: 'me.bell_changed',
   /** room user: the person followed or unfollowed a topic. */
   myFollowChanged: 'me.follow_changed',
+  /** room user: the person chose how much of a topic notifies them. */
+  myNotificationLevelChanged: 'me.notification_level_changed',
 } as const;
 /** One event name. */
 export type EventNameValue = (typeof EventName)[keyof typeof EventName];
@@ -112,6 +114,7 @@ export const TopicDomainEvent = z.discriminatedUnion('type', [
     z.object({ ...TopicRef, postId: z.string(), bell: z.enum(['ring', 'off']) }),
   ),
   event(EventName.myFollowChanged, z.object({ ...TopicRef, following: z.boolean() })),
+  event(EventName.myNotificationLevelChanged, z.object({ ...TopicRef, level: TopicNotificationLevel })),
 ]);
 export type TopicDomainEvent = z.infer<typeof TopicDomainEvent>;
 

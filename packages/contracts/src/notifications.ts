@@ -26,7 +26,6 @@ export type NotificationKindSetting = z.infer<typeof NotificationKindSetting>;
 export const NotificationChannel = z.enum(['push', 'email', 'teams']);
 export type NotificationChannel = z.infer<typeof NotificationChannel>;
 
-
 /** The names of the realtime events of the notification list (room `user:<id>`). */
 export const NotificationEventName = {
   /** A notification was added to the list. */
@@ -118,14 +117,22 @@ export const QuietHours = z.strictObject({
 });
 export type QuietHours = z.infer<typeof QuietHours>;
 
+/** Time zones already checked (making a DateTimeFormat is slow; settings are read in bulk). */
+const knownTimeZones = new Map<string, boolean>();
+
 /** Whether the runtime knows `zone` as an IANA time zone. */
 export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = knownTimeZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownTimeZones.size < 1000) knownTimeZones.set(zone, known);
   }
+  return known;
 }
 
 /** A person's notification settings. */
@@ -320,3 +327,18 @@ export const SetTopicNotificationLevelRequest = z.strictObject({
   level: TopicNotificationLevel,
 });
 export type SetTopicNotificationLevelRequest = z.infer<typeof SetTopicNotificationLevelRequest>;
+
+/** The realtime events of a person's notification list (room `user:<id>`), keyed by `NotificationEventName`. */
+export const NotificationDomainEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal(NotificationEventName.created), payload: Notification }),
+  z.object({
+    type: z.literal(NotificationEventName.withdrawn),
+    /** The withdrawn notifications' ids. */
+    payload: z.object({ ids: z.array(z.string()) }),
+  }),
+  z.object({
+    type: z.literal(NotificationEventName.read),
+    payload: NotificationsReadPayload,
+  }),
+]);
+export type NotificationDomainEvent = z.infer<typeof NotificationDomainEvent>;

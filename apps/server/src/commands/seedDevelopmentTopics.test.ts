@@ -56,7 +56,14 @@ describeEachDatabase('seedDevelopmentTopics', (kind) => {
     const topicIds = (await db.selectFrom('topics').select('id').execute()).map((t) => `topic:${t.id}`);
     const events = await eventsSince(db, [...topicIds, ...people.map((p) => `user:${p.id}`)], 0, 1000);
     expect(new Set(events.map((e) => e.type))).toEqual(
-      new Set(['topic.created', 'me.membership_added', 'post.created', 'comment.created', 'reaction.added', 'notification.created']),
+      new Set([
+        'topic.created',
+        'me.membership_added',
+        'post.created',
+        'comment.created',
+        'reaction.added',
+        'notification.created',
+      ]),
     );
     for (const e of events) {
       const union = e.type.startsWith('notification.') ? NotificationDomainEvent : TopicDomainEvent;

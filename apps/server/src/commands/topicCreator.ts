@@ -4,8 +4,8 @@ import type { Database } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
-import { presentTopicBase, selectTopics } from '../presenters/topic.ts';
 import { notifyTopicChange } from '../notifications/topicNotices.ts';
+import { presentTopicBase, selectTopics } from '../presenters/topic.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
@@ -121,7 +121,14 @@ export async function topicCreator(
   }
   if (others.length > 0) {
     const topic = await trx.selectFrom('topics').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    await notifyTopicChange(trx, actor, topic, { type: 'member.added', actorId: actor.id, addedIds: others }, {}, at);
+    await notifyTopicChange(
+      trx,
+      actor,
+      topic,
+      { type: 'member.added', actorId: actor.id, addedIds: others },
+      {},
+      at,
+    );
   }
   return id;
 }

@@ -67,7 +67,14 @@ export async function memberAdder(
       actor.id,
     );
   }
-  await notifyTopicChange(trx, actor, topic, { type: 'member.added', actorId: actor.id, addedIds: added }, {}, at);
+  await notifyTopicChange(
+    trx,
+    actor,
+    topic,
+    { type: 'member.added', actorId: actor.id, addedIds: added },
+    {},
+    at,
+  );
   return added;
 }
 

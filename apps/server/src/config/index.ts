@@ -51,11 +51,15 @@ const Env = z.object({
   WEB_PUSH: bool.default(true),
   VAPID_PUBLIC_KEY: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{87}$/, { message: 'must be a base64url P-256 public key (npx web-push generate-vapid-keys)' })
+    .regex(/^[A-Za-z0-9_-]{87}$/, {
+      message: 'must be a base64url P-256 public key (npx web-push generate-vapid-keys)',
+    })
     .optional(),
   VAPID_PRIVATE_KEY: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, { message: 'must be a base64url P-256 private key (npx web-push generate-vapid-keys)' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, {
+      message: 'must be a base64url P-256 private key (npx web-push generate-vapid-keys)',
+    })
     .optional(),
   VAPID_SUBJECT: z
     .string()
@@ -63,7 +67,9 @@ const Env = z.object({
     .optional(),
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.org:587' })
+    .regex(/^smtps?:\/\/\S+$/, {
+      message: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.org:587',
+    })
     .optional(),
   SMTP_FROM: z.string().min(3).max(200).optional(),
   NOTIFICATION_EMAIL_DELAY_SECONDS: z.coerce
@@ -295,7 +301,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
-    missing.push('  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)');
+    missing.push(
+      '  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)',
+    );
   }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -319,7 +327,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
           : null,
       vapidSubject:
-        e.VAPID_SUBJECT ?? (publicUrl.startsWith('https://') ? publicUrl : `mailto:btalk@${new URL(publicUrl).hostname}`),
+        e.VAPID_SUBJECT ??
+        (publicUrl.startsWith('https://') ? publicUrl : `mailto:btalk@${new URL(publicUrl).hostname}`),
       smtpUrl: e.SMTP_URL ?? null,
       smtpFrom: e.SMTP_FROM ?? `BTalk <btalk@${new URL(publicUrl).hostname}>`,
       emailDelaySeconds: e.NOTIFICATION_EMAIL_DELAY_SECONDS,

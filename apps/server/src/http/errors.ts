@@ -36,6 +36,8 @@ export function invalid(field: string, reason: string): AppError {
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
+  keyword?: string;
+  params?: { keys?: unknown };
 }
 
 const contextName: Record<string, string> = {
@@ -47,9 +49,18 @@ const contextName: Record<string, string> = {
 
 function fieldErrors(error: FastifyError): FieldError[] {
   const where = contextName[error.validationContext ?? 'body'] ?? 'body';
-  return ((error.validation ?? []) as ValidationIssue[]).map((issue) => {
+  return ((error.validation ?? []) as ValidationIssue[]).flatMap((issue) => {
     const path = (issue.instancePath ?? '').split('/').filter(Boolean).join('.');
-    return { field: path ? `${where}.${path}` : where, reason: issue.message ?? 'is not valid' };
+    const field = path ? `${where}.${path}` : where;
+    // A strict object's unknown keys: name each key, not the object that holds it.
+    const keys = issue.keyword === 'unrecognized_keys' ? issue.params?.keys : undefined;
+    if (Array.isArray(keys) && keys.length > 0) {
+      return keys.map((key) => ({
+        field: `${field}.${String(key)}`,
+        reason: 'is not a known field: remove it',
+      }));
+    }
+    return [{ field, reason: issue.message ?? 'is not valid' }];
   });
 }
 

@@ -82,7 +82,10 @@ export async function withdrawNotifications(
   actorId: string | null,
 ): Promise<number> {
   let query = trx.selectFrom('notifications').select(['id', 'user_id']).where('read_at', 'is', null);
-  query = 'postId' in about ? query.where('post_id', '=', about.postId) : query.where('comment_id', '=', about.commentId);
+  query =
+    'postId' in about
+      ? query.where('post_id', '=', about.postId)
+      : query.where('comment_id', '=', about.commentId);
   const rows = await query.execute();
   if (rows.length === 0) return 0;
   const ids = rows.map((r) => r.id);

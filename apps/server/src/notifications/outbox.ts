@@ -54,7 +54,13 @@ export async function dispatchNotifications(db: Kysely<Database>, options: Dispa
     const rows = await query.execute();
     if (rows.length === 0) return 0;
     const at = options.now.toISOString();
-    const settings = options.channels.size > 0 ? await loadSettingsOf(trx, rows.map((r) => r.user_id)) : new Map();
+    const settings =
+      options.channels.size > 0
+        ? await loadSettingsOf(
+            trx,
+            rows.map((r) => r.user_id),
+          )
+        : new Map();
     const deliveries: DeliveryRow[] = [];
     for (const row of rows) {
       const mine = settings.get(row.user_id);
@@ -127,7 +133,12 @@ export async function claimDueDeliveries(
 }
 
 /** Marks deliveries this worker holds as sent. */
-export async function markSent(db: Kysely<Database>, ids: string[], workerId: string, now: Date): Promise<void> {
+export async function markSent(
+  db: Kysely<Database>,
+  ids: string[],
+  workerId: string,
+  now: Date,
+): Promise<void> {
   if (ids.length === 0) return;
   const at = now.toISOString();
   await db
@@ -157,7 +168,13 @@ export async function markSkipped(
   if (ids.length === 0) return;
   await db
     .updateTable('notification_deliveries')
-    .set({ status: 'skipped', updated_at: now.toISOString(), locked_until: null, locked_by: null, last_error: reason })
+    .set({
+      status: 'skipped',
+      updated_at: now.toISOString(),
+      locked_until: null,
+      locked_by: null,
+      last_error: reason,
+    })
     .where('id', 'in', ids)
     .where('locked_by', '=', workerId)
     .execute();

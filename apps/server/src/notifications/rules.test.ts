@@ -6,16 +6,25 @@ type Level = TopicAudienceMember['chosenLevel'];
 
 /** An audience from compact entries: `[id, canSee, member, chosenLevel]`. */
 function audience(...people: [string, boolean, boolean, Level][]): Map<string, TopicAudienceMember> {
-  return new Map(people.map(([userId, canSee, member, chosenLevel]) => [userId, { userId, canSee, member, chosenLevel }]));
+  return new Map(
+    people.map(([userId, canSee, member, chosenLevel]) => [userId, { userId, canSee, member, chosenLevel }]),
+  );
 }
 
 const told = (change: Change, who: Map<string, TopicAudienceMember>) =>
-  Object.fromEntries(recipientsFor(change, who).map((r) => [r.userId, `${r.kind}${r.urgent ? ' urgent' : ''}`]));
+  Object.fromEntries(
+    recipientsFor(change, who).map((r) => [r.userId, `${r.kind}${r.urgent ? ' urgent' : ''}`]),
+  );
 
 const { mention, comment, post, topicAdded, callStarted, callEscalation, callReminder } = NotificationKind;
 
 describe('who is told what', () => {
-  const cases: { name: string; change: Change; audience: Map<string, TopicAudienceMember>; expected: Record<string, string> }[] = [
+  const cases: {
+    name: string;
+    change: Change;
+    audience: Map<string, TopicAudienceMember>;
+    expected: Record<string, string>;
+  }[] = [
     {
       name: 'a mention in a post tells the person mentioned, not the author',
       change: { type: 'post.created', authorId: 'a', visibility: 'organisation', mentioned: ['m', 'a'] },
@@ -54,19 +63,37 @@ describe('who is told what', () => {
     },
     {
       name: 'a new comment tells everyone whose bell rings, not the commenter',
-      change: { type: 'comment.created', authorId: 'c', visibility: 'organisation', mentioned: [], bellRinging: ['a', 'c', 'd'] },
+      change: {
+        type: 'comment.created',
+        authorId: 'c',
+        visibility: 'organisation',
+        mentioned: [],
+        bellRinging: ['a', 'c', 'd'],
+      },
       audience: audience(['a', true, false, null], ['c', true, false, null], ['d', true, false, null]),
       expected: { a: comment, d: comment },
     },
     {
       name: 'a comment mentioning a bell ringer tells them once, as a mention',
-      change: { type: 'comment.created', authorId: 'c', visibility: 'organisation', mentioned: ['a'], bellRinging: ['a'] },
+      change: {
+        type: 'comment.created',
+        authorId: 'c',
+        visibility: 'organisation',
+        mentioned: ['a'],
+        bellRinging: ['a'],
+      },
       audience: audience(['a', true, false, null], ['c', true, false, null]),
       expected: { a: mention },
     },
     {
       name: 'a bell ringer who muted the topic, or lost access to it, is not told of comments',
-      change: { type: 'comment.created', authorId: 'c', visibility: 'members', mentioned: [], bellRinging: ['a', 'r'] },
+      change: {
+        type: 'comment.created',
+        authorId: 'c',
+        visibility: 'members',
+        mentioned: [],
+        bellRinging: ['a', 'r'],
+      },
       audience: audience(['a', true, true, 'muted'], ['r', false, false, null], ['c', true, true, null]),
       expected: {},
     },

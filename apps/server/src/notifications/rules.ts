@@ -93,7 +93,8 @@ export function recipientsFor(change: Change, audience: Map<string, TopicAudienc
       return [...told.values()];
     }
     case 'member.added': {
-      for (const id of change.addedIds) if (id !== change.actorId && visible(id)) tell(id, NotificationKind.topicAdded);
+      for (const id of change.addedIds)
+        if (id !== change.actorId && visible(id)) tell(id, NotificationKind.topicAdded);
       return [...told.values()];
     }
     case 'post.edited': {

@@ -75,14 +75,22 @@ export async function saveSettings(
     .execute();
 }
 
+/** One formatter per time zone: making them is slow, and a dispatch checks thousands of people. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /** Minutes since midnight of `at` in `timeZone`. */
 function minutesIn(timeZone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    clocks.set(timeZone, clock);
+  }
+  const parts = clock.formatToParts(at);
   const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
   const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
   return hour * 60 + minute;

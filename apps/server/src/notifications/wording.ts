@@ -82,7 +82,8 @@ export function wordMany(rows: NotificationRow[], locale: Locale): { title: stri
   const topic = str(first.topicTitle);
   let title: string;
   if (samePost && allComments) {
-    title = locale === 'th' ? `${n} ความคิดเห็นใหม่ในโพสต์ของ ${topic}` : `${n} new comments on a post in ${topic}`;
+    title =
+      locale === 'th' ? `${n} ความคิดเห็นใหม่ในโพสต์ของ ${topic}` : `${n} new comments on a post in ${topic}`;
   } else if (sameTopic) {
     title = locale === 'th' ? `${n} การแจ้งเตือนใหม่ใน ${topic}` : `${n} new notifications in ${topic}`;
   } else {

@@ -21,7 +21,10 @@ import { NotificationWorker } from './worker.ts';
 class RecordingChannel implements Channel {
   readonly sent: { person: string; message: OutgoingMessage }[] = [];
   answers: SendResult[] = [];
-  constructor(readonly name: 'push' | 'email') {}
+  readonly name: 'push' | 'email';
+  constructor(name: 'push' | 'email') {
+    this.name = name;
+  }
   async send(person: UserRow, message: OutgoingMessage): Promise<SendResult> {
     const answer = this.answers.shift() ?? { status: 'sent' };
     if (answer.status === 'sent') this.sent.push({ person: person.id, message });
@@ -67,15 +70,28 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     });
   const db = () => server.ctx.db.kysely;
   const deliveriesOf = (userId: string) =>
-    db().selectFrom('notification_deliveries').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+    db()
+      .selectFrom('notification_deliveries')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute();
 
   beforeEach(async () => {
     push = new RecordingChannel('push');
     email = new RecordingChannel('email');
     clock = manualClock();
     // Earlier tests' leftovers are not this test's business.
-    await db().updateTable('notification_deliveries').set({ status: 'skipped' }).where('status', '=', 'pending').execute();
-    await db().updateTable('notifications').set({ dispatched_at: now() }).where('dispatched_at', 'is', null).execute();
+    await db()
+      .updateTable('notification_deliveries')
+      .set({ status: 'skipped' })
+      .where('status', '=', 'pending')
+      .execute();
+    await db()
+      .updateTable('notifications')
+      .set({ dispatched_at: now() })
+      .where('dispatched_at', 'is', null)
+      .execute();
   });
 
   it('writes notifications in the transaction of their change: a rolled-back command leaves nothing', async () => {
@@ -84,15 +100,32 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
       transact(server.ctx, async (trx) => {
         await notify(
           trx,
-          [{ userId: malee.user.id, kind: NotificationKind.mention, urgent: false, title: 't', body: 'b', data: {} }],
+          [
+            {
+              userId: malee.user.id,
+              kind: NotificationKind.mention,
+              urgent: false,
+              title: 't',
+              body: 'b',
+              data: {},
+            },
+          ],
           now(),
           null,
         );
         throw new Error('the command failed after notifying');
       }),
     ).rejects.toThrow('the command failed');
-    const rows = await db().selectFrom('notifications').select('id').where('user_id', '=', malee.user.id).execute();
-    const events = await db().selectFrom('events').select('seq').where('room', '=', `user:${malee.user.id}`).execute();
+    const rows = await db()
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', malee.user.id)
+      .execute();
+    const events = await db()
+      .selectFrom('events')
+      .select('seq')
+      .where('room', '=', `user:${malee.user.id}`)
+      .execute();
     expect(rows).toEqual([]);
     expect(events).toEqual([]);
   });
@@ -109,7 +142,10 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
       await as(server, malee).get('/api/notifications'),
     );
     expect(list.unreadCount).toBe(1);
-    expect(list.items[0]).toMatchObject({ kind: NotificationKind.mention, data: { postId: post.id, excerpt: 'Please check @Malee' } });
+    expect(list.items[0]).toMatchObject({
+      kind: NotificationKind.mention,
+      data: { postId: post.id, excerpt: 'Please check @Malee' },
+    });
     // The author is not told of their own writing.
     const mine = dataOf<{ items: unknown[] }>(await as(server, somchai).get('/api/notifications'));
     expect(mine.items).toEqual([]);
@@ -144,7 +180,11 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     expect(await w.runOnce()).toMatchObject({ dispatched: 1, sent: 1, failed: 1 });
     expect(email.sent).toHaveLength(1);
     let [pushRow] = (await deliveriesOf(b.user.id)).filter((d) => d.channel === 'push');
-    expect(pushRow).toMatchObject({ status: 'pending', attempts: 1, last_error: 'push service answered 500' });
+    expect(pushRow).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_error: 'push service answered 500',
+    });
     const firstWait = Date.parse(pushRow!.next_attempt_at) - clock.now().getTime();
     expect(firstWait).toBe(10_000);
 
@@ -185,10 +225,17 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     await saveSettings(db(), author.user.id, withChannels(), now());
     const post = await buildPost(server, author, topic.id, 'Water is rising');
     for (let i = 0; i < 3; i++) {
-      await as(server, c1).post(`/api/posts/${post.id}/comments`, { clientId: newId(), body: `Comment ${i}` });
+      await as(server, c1).post(`/api/posts/${post.id}/comments`, {
+        clientId: newId(),
+        body: `Comment ${i}`,
+      });
     }
     const list = dataOf<{ items: { kind: string }[] }>(await as(server, author).get('/api/notifications'));
-    expect(list.items.map((n) => n.kind)).toEqual([NotificationKind.comment, NotificationKind.comment, NotificationKind.comment]);
+    expect(list.items.map((n) => n.kind)).toEqual([
+      NotificationKind.comment,
+      NotificationKind.comment,
+      NotificationKind.comment,
+    ]);
     await worker().drain();
     expect(push.sent).toHaveLength(1);
     expect(push.sent[0]!.message.title).toBe('3 new comments on a post in Flood');
@@ -202,7 +249,10 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     await saveSettings(
       db(),
       b.user.id,
-      { ...withChannels(), quietHours: { enabled: true, start: '00:00', end: '23:59', timeZone: 'Asia/Bangkok' } },
+      {
+        ...withChannels(),
+        quietHours: { enabled: true, start: '00:00', end: '23:59', timeZone: 'Asia/Bangkok' },
+      },
       now(),
     );
     // 10:00 in Bangkok: inside quiet hours.
@@ -212,7 +262,16 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     await transact(server.ctx, (trx) =>
       notify(
         trx,
-        [{ userId: b.user.id, kind: NotificationKind.callStarted, urgent: true, title: 'Fire', body: 'Are you safe?', data: { eventId: 'e1', eventTitle: 'Fire' } }],
+        [
+          {
+            userId: b.user.id,
+            kind: NotificationKind.callStarted,
+            urgent: true,
+            title: 'Fire',
+            body: 'Are you safe?',
+            data: { eventId: 'e1', eventTitle: 'Fire' },
+          },
+        ],
         clock.now().toISOString(),
         null,
       ),
@@ -220,19 +279,28 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     await worker().drain();
     expect(push.sent.map((s) => s.message.urgent)).toEqual([true]);
     const rows = await deliveriesOf(b.user.id);
-    expect(rows.filter((d) => d.status === 'skipped').every((d) => d.last_error === 'quiet hours')).toBe(true);
+    expect(rows.filter((d) => d.status === 'skipped').every((d) => d.last_error === 'quiet hours')).toBe(
+      true,
+    );
     expect(rows.filter((d) => d.status === 'skipped')).toHaveLength(2);
   });
 
   it('a kind switched off stays in the app but goes out on no channel; a channel switched off gets nothing', async () => {
     const a = await signedIn(server);
     const b = await signedIn(server);
-    await saveSettings(db(), b.user.id, { ...withChannels({ email: false }), kinds: { ...DEFAULT_SETTINGS.kinds, topicAdded: false } }, now());
+    await saveSettings(
+      db(),
+      b.user.id,
+      { ...withChannels({ email: false }), kinds: { ...DEFAULT_SETTINGS.kinds, topicAdded: false } },
+      now(),
+    );
     const topic = await buildTopic(server, a, { visibility: 'members', memberIds: [b.user.id] });
     await buildPost(server, a, topic.id, 'News for members');
     await worker().drain();
     const list = dataOf<{ items: { kind: string }[] }>(await as(server, b).get('/api/notifications'));
-    expect(list.items.map((n) => n.kind).sort()).toEqual([NotificationKind.post, NotificationKind.topicAdded].sort());
+    expect(list.items.map((n) => n.kind).sort()).toEqual(
+      [NotificationKind.post, NotificationKind.topicAdded].sort(),
+    );
     expect(push.sent.map((s) => s.message.notifications[0]!.kind)).toEqual([NotificationKind.post]);
     expect(email.sent).toEqual([]);
   });
@@ -260,13 +328,17 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     const b = await signedIn(server);
     await saveSettings(db(), b.user.id, withChannels(), now());
     const topic = await buildTopic(server, a);
-    const post = await buildPost(server, a, topic.id, `Hi @[B](user:${b.user.id})`, { mentions: [b.user.id] });
+    const post = await buildPost(server, a, topic.id, `Hi @[B](user:${b.user.id})`, {
+      mentions: [b.user.id],
+    });
     await worker({ emailDelayMs: 600_000 }).runOnce();
     expect(push.sent).toHaveLength(1);
     expect((await deliveriesOf(b.user.id)).find((d) => d.channel === 'email')?.status).toBe('pending');
     const res = await as(server, a).delete(`/api/posts/${post.id}`);
     expect(res.statusCode).toBe(200);
-    const list = dataOf<{ items: unknown[]; unreadCount: number }>(await as(server, b).get('/api/notifications'));
+    const list = dataOf<{ items: unknown[]; unreadCount: number }>(
+      await as(server, b).get('/api/notifications'),
+    );
     expect(list).toMatchObject({ items: [], unreadCount: 0 });
     expect(await deliveriesOf(b.user.id)).toEqual([]);
     const withdrawn = await db()
@@ -284,7 +356,10 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     const topic = await buildTopic(server, a);
     const body = `Hi @[B](user:${b.user.id})`;
     const post = await buildPost(server, a, topic.id, body, { mentions: [b.user.id] });
-    const edit = await as(server, a).patch(`/api/posts/${post.id}`, { body: `${body}!`, mentions: [b.user.id] });
+    const edit = await as(server, a).patch(`/api/posts/${post.id}`, {
+      body: `${body}!`,
+      mentions: [b.user.id],
+    });
     expect(edit.statusCode).toBe(200);
     const list = dataOf<{ items: unknown[] }>(await as(server, b).get('/api/notifications'));
     expect(list.items).toHaveLength(1);
@@ -299,7 +374,12 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     const dead = worker({ leaseMs: 60_000 });
     // The first worker dispatches and claims, then "crashes" before sending: its claim stays.
     const { claimDueDeliveries, dispatchNotifications } = await import('./outbox.ts');
-    await dispatchNotifications(db(), { channels: new Set(['push']), emailDelayMs: 0, now: clock.now(), limit: 10 });
+    await dispatchNotifications(db(), {
+      channels: new Set(['push']),
+      emailDelayMs: 0,
+      now: clock.now(),
+      limit: 10,
+    });
     expect(await claimDueDeliveries(db(), dead.id, clock.now(), 60_000, 10)).toHaveLength(1);
     const survivor = worker();
     expect(await survivor.drain()).toMatchObject({ sent: 0 });

@@ -33,6 +33,14 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** One message to send: a person's deliveries on a channel, worded. */
+interface Outgoing {
+  channel: Channel;
+  person: UserRow;
+  deliveries: DeliveryRow[];
+  message: OutgoingMessage;
+}
+
 /** What a round did. */
 export interface RoundResult {
   dispatched: number;
@@ -140,20 +148,29 @@ export class NotificationWorker {
       groups.set(key, [...(groups.get(key) ?? []), d]);
     }
     const [notifications, people] = await Promise.all([
-      this.#load('notifications', claimed.map((d) => d.notification_id)),
-      this.#load('users', claimed.map((d) => d.user_id)),
+      this.#load(
+        'notifications',
+        claimed.map((d) => d.notification_id),
+      ),
+      this.#load(
+        'users',
+        claimed.map((d) => d.user_id),
+      ),
     ]);
-    const queue = [...groups.values()];
-    const workers = Array.from({ length: Math.min(this.#o.concurrency, queue.length) }, async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) {
-        await this.#deliverGroup(group, notifications as Map<string, NotificationRow>, people as Map<string, UserRow>, result);
-      }
-    });
-    await Promise.all(workers);
+    const outgoing = await this.#prepare(
+      [...groups.values()],
+      notifications as Map<string, NotificationRow>,
+      people as Map<string, UserRow>,
+      result,
+    );
+    await this.#send(outgoing, result);
     return result;
   }
 
-  async #load(table: 'notifications' | 'users', ids: string[]): Promise<Map<string, NotificationRow | UserRow>> {
+  async #load(
+    table: 'notifications' | 'users',
+    ids: string[],
+  ): Promise<Map<string, NotificationRow | UserRow>> {
     const unique = [...new Set(ids)];
     const found = new Map<string, NotificationRow | UserRow>();
     for (let i = 0; i < unique.length; i += 1000) {
@@ -167,58 +184,118 @@ export class NotificationWorker {
     return found;
   }
 
-  /** Sends one person's due deliveries on one channel: urgent ones alone, the rest as one message. */
-  async #deliverGroup(
-    group: DeliveryRow[],
+  /**
+   * Turns each person's due deliveries on a channel into messages: urgent ones alone, the rest as one.
+   * Deliveries with nothing left to send (withdrawn, read before its e-mail, person disabled, channel
+   * gone) are marked skipped here.
+   */
+  async #prepare(
+    groups: DeliveryRow[][],
     notifications: Map<string, NotificationRow>,
     people: Map<string, UserRow>,
     result: RoundResult,
-  ): Promise<void> {
-    const { db } = this.#o;
-    const now = this.#o.clock();
-    const channel = this.#channels.get(group[0]!.channel);
-    const person = people.get(group[0]!.user_id);
-    if (!channel || !person || person.disabled) {
-      await markSkipped(db, group.map((d) => d.id), this.id, now, channel ? 'person disabled' : 'channel not configured');
-      result.skipped += group.length;
-      return;
-    }
-    // A notification deleted meanwhile (withdrawn) has no row; one read in the app needs no e-mail.
-    const live = group.filter((d) => notifications.has(d.notification_id));
-    const stale = group.filter(
-      (d) => !notifications.has(d.notification_id) || (channel.name === 'email' && notifications.get(d.notification_id)!.read_at !== null),
-    );
-    if (stale.length > 0) {
-      await markSkipped(db, stale.map((d) => d.id), this.id, now, 'read in the app or withdrawn');
-      result.skipped += stale.length;
-    }
-    const staleIds = new Set(stale.map((d) => d.id));
-    const sendable = live.filter((d) => !staleIds.has(d.id));
-    const batches = [
-      ...sendable.filter((d) => d.urgent === 1).map((d) => [d]),
-      ...(sendable.some((d) => d.urgent !== 1) ? [sendable.filter((d) => d.urgent !== 1)] : []),
-    ];
-    for (const batch of batches) {
-      const rows = batch.map((d) => notifications.get(d.notification_id)!);
-      const message = this.#compose(person, rows);
-      let outcome: SendResult;
-      try {
-        outcome = await channel.send(person, message);
-      } catch (error) {
-        outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+  ): Promise<Outgoing[]> {
+    const skipped = new Map<string, string[]>();
+    const skip = (reason: string, rows: DeliveryRow[]) => {
+      skipped.set(reason, [...(skipped.get(reason) ?? []), ...rows.map((d) => d.id)]);
+      result.skipped += rows.length;
+    };
+    const outgoing: Outgoing[] = [];
+    for (const group of groups) {
+      const channel = this.#channels.get(group[0]!.channel);
+      const person = people.get(group[0]!.user_id);
+      if (!channel) {
+        skip('channel not configured', group);
+        continue;
       }
-      const ids = batch.map((d) => d.id);
-      const at = this.#o.clock();
+      if (!person || person.disabled) {
+        skip('person disabled', group);
+        continue;
+      }
+      // A notification deleted meanwhile (withdrawn) has no row; one read in the app needs no e-mail.
+      const stale = (d: DeliveryRow) => {
+        const n = notifications.get(d.notification_id);
+        return !n || (channel.name === 'email' && n.read_at !== null);
+      };
+      skip(
+        'read in the app or withdrawn',
+        group.filter((d) => stale(d)),
+      );
+      const sendable = group.filter((d) => !stale(d));
+      const batches = [
+        ...sendable.filter((d) => d.urgent === 1).map((d) => [d]),
+        ...(sendable.some((d) => d.urgent !== 1) ? [sendable.filter((d) => d.urgent !== 1)] : []),
+      ];
+      for (const batch of batches) {
+        const rows = batch.map((d) => notifications.get(d.notification_id)!);
+        outgoing.push({ channel, person, deliveries: batch, message: this.#compose(person, rows) });
+      }
+    }
+    for (const [reason, ids] of skipped) {
+      if (ids.length > 0) await markSkipped(this.#o.db, ids, this.id, this.#o.clock(), reason);
+    }
+    return outgoing;
+  }
+
+  /** Sends the round's messages, channel by channel, and records each outcome. */
+  async #send(outgoing: Outgoing[], result: RoundResult): Promise<void> {
+    const byChannel = new Map<Channel, Outgoing[]>();
+    for (const o of outgoing) byChannel.set(o.channel, [...(byChannel.get(o.channel) ?? []), o]);
+    const outcomes = new Map<Outgoing, SendResult>();
+    const failed = (error: unknown): SendResult => ({
+      status: 'failed',
+      error: error instanceof Error ? error.message : String(error),
+    });
+    await Promise.all(
+      [...byChannel].map(async ([channel, items]) => {
+        if (channel.sendBatch) {
+          const results = await channel
+            .sendBatch(items)
+            .catch((error: unknown) => items.map(() => failed(error)));
+          for (const [i, item] of items.entries()) {
+            outcomes.set(item, results[i] ?? failed('no result from the channel'));
+          }
+          return;
+        }
+        const queue = [...items];
+        const lanes = Array.from({ length: Math.min(this.#o.concurrency, queue.length) }, async () => {
+          for (let item = queue.shift(); item; item = queue.shift()) {
+            outcomes.set(item, await channel.send(item.person, item.message).catch(failed));
+          }
+        });
+        await Promise.all(lanes);
+      }),
+    );
+    const at = this.#o.clock();
+    const sent: string[] = [];
+    const skipped = new Map<string, string[]>();
+    for (const [item, outcome] of outcomes) {
+      const ids = item.deliveries.map((d) => d.id);
       if (outcome.status === 'sent') {
-        await markSent(db, ids, this.id, at);
+        sent.push(...ids);
         result.sent += ids.length;
       } else if (outcome.status === 'skipped') {
-        await markSkipped(db, ids, this.id, at, outcome.reason);
+        skipped.set(outcome.reason, [...(skipped.get(outcome.reason) ?? []), ...ids]);
         result.skipped += ids.length;
       } else {
-        const dead = await markFailed(db, batch, this.id, at, outcome, this.#o.maxAttempts, this.#o.random);
+        const dead = await markFailed(
+          this.#o.db,
+          item.deliveries,
+          this.id,
+          at,
+          outcome,
+          this.#o.maxAttempts,
+          this.#o.random,
+        );
         result.dead += dead;
         result.failed += ids.length - dead;
+      }
+    }
+    for (let i = 0; i < sent.length; i += 1000)
+      await markSent(this.#o.db, sent.slice(i, i + 1000), this.id, at);
+    for (const [reason, ids] of skipped) {
+      for (let i = 0; i < ids.length; i += 1000) {
+        await markSkipped(this.#o.db, ids.slice(i, i + 1000), this.id, at, reason);
       }
     }
   }

@@ -7,7 +7,10 @@ import { authRoutes } from './auth/auth.ts';
 import { calltreeRoutes } from './calltree/index.ts';
 import { commentRoutes } from './comments/comments.ts';
 import { meRoutes } from './me/me.ts';
+import { notificationDeliveryRoutes } from './notifications/deliveries.ts';
 import { notificationRoutes } from './notifications/notifications.ts';
+import { pushSubscriptionRoutes } from './notifications/pushSubscriptions.ts';
+import { notificationSettingsRoutes } from './notifications/settings.ts';
 import { postRoutes } from './posts/posts.ts';
 import { reactionRoutes } from './reactions/reactions.ts';
 import { searchRoutes } from './search/search.ts';
@@ -15,6 +18,7 @@ import { systemRoutes } from './system/system.ts';
 import { termsRoutes } from './terms/terms.ts';
 import { memberRoutes } from './topics/members.ts';
 import { topicRoutes } from './topics/topics.ts';
+import { unsubscribeRoutes } from './unsubscribe/unsubscribe.ts';
 import { userRoutes } from './users/users.ts';
 
 /** Every API resource's routes, mounted under /api by app.ts. Add a resource here. */
@@ -24,6 +28,10 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     analyticsRoutes(ctx),
     meRoutes(ctx),
     notificationRoutes(ctx),
+    unsubscribeRoutes(ctx),
+    notificationSettingsRoutes(ctx),
+    pushSubscriptionRoutes(ctx),
+    notificationDeliveryRoutes(ctx),
     termsRoutes(ctx),
     authRoutes(ctx),
     ...calltreeRoutes(ctx),

@@ -14,7 +14,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   // When the worker turned the notification into deliveries (null: not yet; the outbox's queue).
   await db.schema.alterTable('notifications').addColumn('dispatched_at', ts).execute();
-  await db.updateTable('notifications' as never).set({ dispatched_at: sql`created_at` } as never).execute();
+  await db
+    .updateTable('notifications' as never)
+    .set({ dispatched_at: sql`created_at` } as never)
+    .execute();
   await db.schema
     .createIndex('notifications_dispatch_index')
     .on('notifications')

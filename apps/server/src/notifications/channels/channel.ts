@@ -41,6 +41,12 @@ export type SendResult =
 export interface Channel {
   readonly name: ChannelName;
   send(person: UserRow, message: OutgoingMessage): Promise<SendResult>;
+  /**
+   * Sends many messages at once (a round of the worker), answering a result per message in order.
+   * Optional: channels that can share work between messages (one query for every person's browsers)
+   * implement it; the worker calls `send` for each message otherwise.
+   */
+  sendBatch?(items: { person: UserRow; message: OutgoingMessage }[]): Promise<SendResult[]>;
   /** Closes connections (SMTP pool) when the server stops. */
   close?(): Promise<void>;
 }

@@ -1,6 +1,7 @@
-import { ErrorCode, NotificationKind } from '@btalk/contracts';
+import { ErrorCode, NotificationEventName, NotificationKind, userRoom } from '@btalk/contracts';
 import { expect, it } from 'vitest';
 import { notifyCallTree } from '../../calltree/notify.ts';
+import { eventsSince } from '../../events/eventLog.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { type SignedIn, signedIn } from '../../test/session.ts';
@@ -82,6 +83,26 @@ describeEachDatabase('GET /api/notifications and POST /api/notifications/read', 
       unreadCount: 0,
     });
     expect((await list(me)).items.every((n) => n.readAt !== null)).toBe(true);
+  });
+
+  it('tells my other tabs and devices what was marked read, and only when something was', async () => {
+    const me = await signedIn(server);
+    await notify(me, 3);
+    const [newest] = (await list(me)).items;
+    const seq = await server.ctx.db.kysely
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
+    const since = Number(seq?.seq ?? 0);
+    await as(server, me).post('/api/notifications/read', { ids: [newest!.id] });
+    await as(server, me).post('/api/notifications/read', { ids: [newest!.id] });
+    await as(server, me).post('/api/notifications/read', { all: true });
+    await as(server, me).post('/api/notifications/read', { all: true });
+    const events = await eventsSince(server.ctx.db.kysely, [userRoom(me.user.id)], since, 100);
+    expect(events.map((e) => [e.type, e.payload, e.actorId])).toEqual([
+      [NotificationEventName.read, { ids: [newest!.id], unreadCount: 2 }, me.user.id],
+      [NotificationEventName.read, { ids: null, unreadCount: 0 }, me.user.id],
+    ]);
   });
 
   it("refuses another person's ids and unknown ids without marking anything", async () => {

@@ -112,6 +112,10 @@ describeEachDatabase('topic members API', (kind) => {
     const topic = dataOf<{ memberCount: number }>(await as(server, bob).get(`/api/topics/${t.id}`));
     expect(topic.memberCount).toBe(1);
     const events = await eventsSince(server.ctx.db.kysely, [`user:${carol.user.id}`], 0, 10);
-    expect(events.map((e) => e.type)).toEqual(['me.membership_added', 'notification.created', 'me.membership_removed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'me.membership_added',
+      'notification.created',
+      'me.membership_removed',
+    ]);
   });
 });

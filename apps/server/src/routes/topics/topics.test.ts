@@ -81,7 +81,11 @@ describeEachDatabase('topics API', (kind) => {
         10,
       );
       // Bob is told he was added (his bell), in the same transaction.
-      expect(events.map((e) => e.type)).toEqual(['topic.created', 'me.membership_added', 'notification.created']);
+      expect(events.map((e) => e.type)).toEqual([
+        'topic.created',
+        'me.membership_added',
+        'notification.created',
+      ]);
       const asBob = dataOf<Record<string, unknown>>(await as(server, bob).get(`/api/topics/${topic.id}`));
       expect(asBob).toMatchObject({ myRole: 'member', abilities: { edit: false, pin: false, post: true } });
     });

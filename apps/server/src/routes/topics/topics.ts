@@ -4,6 +4,7 @@ import {
   MarkReadRequest,
   okEnvelope,
   ReadState,
+  SetTopicNotificationLevelRequest,
   Topic,
   TopicListQuery,
   TopicPage,
@@ -16,6 +17,7 @@ import { authenticate } from '../../auth/authenticate.ts';
 import { retryOnUniqueViolation } from '../../commands/idempotency.ts';
 import { topicCreator } from '../../commands/topicCreator.ts';
 import { readMarker, topicFollower } from '../../commands/topicMembership.ts';
+import { topicNotificationLevelSetter } from '../../commands/topicNotificationLevelSetter.ts';
 import { topicArchiver, topicUpdater } from '../../commands/topicUpdater.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
@@ -32,7 +34,7 @@ export async function loadTopicView(db: Kysely<Database>, user: UserRow, topicId
   return presentTopic(user, row);
 }
 
-/** Topics: list, create, read, edit, archive, follow, read state. */
+/** Topics: list, create, read, edit, archive, follow, notification level, read state. */
 export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', authenticate(ctx));
@@ -184,6 +186,26 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await transact(ctx, async (trx) => {
           const access = await requireVisibleTopic(trx, user, request.params.topicId);
           await topicFollower(trx, user, access.topic, request.body.following);
+        });
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+      },
+    );
+
+    app.put(
+      '/topics/:topicId/notifications',
+      {
+        schema: {
+          summary: 'Choose how much of a topic notifies me: all posts, mentions only, or muted',
+          params: TopicParams,
+          body: SetTopicNotificationLevelRequest,
+          response: { 200: okEnvelope(Topic) },
+        },
+      },
+      async (request) => {
+        const { user } = request;
+        await transact(ctx, async (trx) => {
+          const access = await requireVisibleTopic(trx, user, request.params.topicId);
+          await topicNotificationLevelSetter(trx, user, access.topic, request.body.level);
         });
         return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
       },

@@ -1,0 +1,34 @@
+import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/index.ts';
+import { unsubscribeToken } from '../unsubscribe.ts';
+import type { VapidKeys } from '../vapid.ts';
+import type { Channel } from './channel.ts';
+import { createEmailChannel } from './email.ts';
+import { createPushChannel } from './push.ts';
+
+/** What the channels are made from. */
+export interface ChannelDeps {
+  config: Config;
+  db: Db;
+  /** The server secret (unsubscribe links are signed with a key derived from it). */
+  secret: Uint8Array;
+  vapid: VapidKeys | null;
+}
+
+/** The channels this server can use, from its configuration (push with WEB_PUSH, e-mail with SMTP_URL). */
+export function createChannels(deps: ChannelDeps): Channel[] {
+  const { config, secret, vapid } = deps;
+  const channels: Channel[] = [];
+  if (vapid) channels.push(createPushChannel({ db: deps.db.kysely, vapid }));
+  if (config.notifications.smtpUrl) {
+    channels.push(
+      createEmailChannel({
+        smtpUrl: config.notifications.smtpUrl,
+        from: config.notifications.smtpFrom,
+        publicUrl: config.publicUrl,
+        unsubscribe: (userId) => unsubscribeToken(secret, userId),
+      }),
+    );
+  }
+  return channels;
+}
