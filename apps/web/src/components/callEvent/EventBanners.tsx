@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useQueuedAnswers } from '../../offline/index.ts';
 import { useOnline } from '../overlays/NetworkErrorDialog.tsx';
 import { CallAnswerForm } from './CallAnswerForm.tsx';
@@ -34,6 +34,7 @@ function EventAlert({
   onDismiss(): void;
 }) {
   const { t } = useTranslation('calltree');
+  const { pathname } = useLocation();
   const { submit, busy } = useSubmitAnswer(event.id);
   const queued = useQueuedAnswers(event.id).at(-1);
   const [changing, setChanging] = useState(false);
@@ -98,15 +99,18 @@ function EventAlert({
           />
         </>
       )}
-      <Button
-        component={Link}
-        to={`/calltree/event/${event.id}`}
-        size="small"
-        color="inherit"
-        sx={{ mt: 1, px: 0 }}
-      >
-        {t('banner.open')}
-      </Button>
+      {/* On /terms the event page is not open yet: the person answers here, then accepts the terms. */}
+      {pathname !== '/terms' && (
+        <Button
+          component={Link}
+          to={`/calltree/event/${event.id}`}
+          size="small"
+          color="inherit"
+          sx={{ mt: 1, px: 0 }}
+        >
+          {t('banner.open')}
+        </Button>
+      )}
     </Alert>
   );
 }
