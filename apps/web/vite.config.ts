@@ -36,6 +36,8 @@ export default defineConfig({
         navigateFallback: '/index.html',
         // The API and the configuration are never answered with the app's page.
         navigateFallbackDenylist: [/^\/api\//, /^\/__\//, /^\/directory\//],
+        // Push notifications and their clicks (public/push-sw.js, copied as it is).
+        importScripts: ['push-sw.js'],
         runtimeCaching: [
           {
             urlPattern: ({ url }) => url.pathname === '/__/firebase/init.json',

@@ -79,14 +79,18 @@ test('a manager is told under the bell that a report has not answered, and opens
     `Ratana Report has not answered "${title}" for about 1 minute. Please reach them and answer on their behalf.`,
   );
   await expect(menu.getByRole('menuitem', { name: new RegExp(`Drill: ${title}`) })).toBeVisible();
-  // Opening the menu marked them read: the count is gone from the bell.
-  await expect
-    .poll(async () => (await apiAs<Listed>(admin, base, manager.id, 'GET', '/notifications')).unreadCount)
-    .toBe(0);
+  // Urgent: marked with a warning, not only by colour.
+  await expect(escalation.getByRole('img', { name: 'Urgent' })).toBeVisible();
+  // Opening the menu marks nothing read; choosing one marks that one and opens its event.
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
-  await page.getByRole('button', { name: 'Notifications', exact: true }).click();
+  expect((await apiAs<Listed>(admin, base, manager.id, 'GET', '/notifications')).unreadCount).toBe(2);
+  await bell.click();
   await escalation.click();
   await expect(page).toHaveURL(new RegExp(`/calltree/event/${event.id}$`));
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Notifications, 1 unread' })).toBeVisible();
+  await expect
+    .poll(async () => (await apiAs<Listed>(admin, base, manager.id, 'GET', '/notifications')).unreadCount)
+    .toBe(1);
 });

@@ -32,7 +32,10 @@ const CallTreeEvent = lazy(() => import('./scenes/CallTreeEvent/CallTreeEvent.ts
 const Login = lazy(() => import('./scenes/Login/Login.tsx'));
 const AadCallback = lazy(() => import('./scenes/AadCallback/AadCallback.tsx'));
 const NotFound = lazy(() => import('./scenes/NotFound/NotFound.tsx'));
+const Unsubscribe = lazy(() => import('./scenes/Unsubscribe/Unsubscribe.tsx'));
 const TermsAdmin = lazy(() => import('./scenes/TermsAdmin/TermsAdmin.tsx'));
+const DeliveriesAdmin = lazy(() => import('./scenes/DeliveriesAdmin/DeliveriesAdmin.tsx'));
+const NotificationSettings = lazy(() => import('./scenes/NotificationSettings/NotificationSettings.tsx'));
 
 /**
  * Sends people without a session to /login when SIGN_IN_REQUIRED is on, and people who have not
@@ -90,6 +93,8 @@ export const routes: RouteObject[] = [
               { path: 'calltree', element: <CallTree /> },
               { path: 'calltree/event/:id', element: <CallTreeEvent /> },
               { path: 'admin/terms', element: <TermsAdmin /> },
+              { path: 'admin/notifications', element: <DeliveriesAdmin /> },
+              { path: 'settings/notifications', element: <NotificationSettings /> },
             ],
           },
         ],
@@ -101,6 +106,14 @@ export const routes: RouteObject[] = [
         element: (
           <CenteredLayout>
             <Login />
+          </CenteredLayout>
+        ),
+      },
+      {
+        path: 'unsubscribe',
+        element: (
+          <CenteredLayout>
+            <Unsubscribe />
           </CenteredLayout>
         ),
       },

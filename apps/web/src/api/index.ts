@@ -4,6 +4,7 @@ import { authApi } from './auth.ts';
 import { calltreeApi } from './calltree.ts';
 import type { ApiClient } from './client.ts';
 import { meApi } from './me.ts';
+import { notificationSettingsApi } from './notificationSettings.ts';
 import { notificationsApi } from './notifications.ts';
 import { postsApi } from './posts.ts';
 import { searchApi } from './search.ts';
@@ -26,6 +27,7 @@ export function createApi(client: ApiClient) {
     attachments: attachmentsApi(client),
     calltree: calltreeApi(client),
     notifications: notificationsApi(client),
+    notificationSettings: notificationSettingsApi(client),
   };
 }
 

@@ -64,12 +64,17 @@ export const callTreeKeys = {
 };
 
 /**
- * Query keys of my in-app notifications. The realtime client invalidates `notificationKeys.all` on a
- * `notification.created` event in `user:<id>`; until then the bell polls every 30 seconds.
+ * Query keys of my in-app notifications. The realtime client patches the bell's list from the
+ * `notification.*` events in `user:<id>` (`notificationCache.ts`); while it is not connected the bell
+ * polls instead.
  */
 export const notificationKeys = {
   /** Everything of my notifications. */
   all: ['notifications'] as const,
   /** The bell's list (first page, with the unread count). */
   list: () => ['notifications', 'list'] as const,
+  /** My notification settings (channels, kinds, quiet hours) with what the server offers. */
+  settings: () => ['notifications', 'settings'] as const,
+  /** Administrators: the outbox's deliveries in a state. */
+  deliveries: (status: string) => ['notifications', 'deliveries', status] as const,
 };

@@ -5,6 +5,7 @@ import type {
   Topic,
   TopicMember,
   TopicMemberPage,
+  TopicNotificationLevel,
   TopicPage,
   UpdateTopicRequest,
 } from '@btalk/contracts';
@@ -29,6 +30,11 @@ export function topicsApi(client: ApiClient) {
     /** Follows or stops following an organisation-wide topic. */
     follow: (topicId: string, following: boolean) =>
       client.request<Topic>('put', `/topics/${encodeURIComponent(topicId)}/follow`, { body: { following } }),
+    /** How much of the topic notifies the caller: all new posts, mentions only, or muted. */
+    setNotificationLevel: (topicId: string, level: TopicNotificationLevel) =>
+      client.request<Topic>('put', `/topics/${encodeURIComponent(topicId)}/notifications`, {
+        body: { level },
+      }),
     /** Moves the caller's last-read marker forward (it never moves back). */
     markRead: (topicId: string, lastReadNumber: number) =>
       client.request<ReadState>('put', `/topics/${encodeURIComponent(topicId)}/read`, {

@@ -1,8 +1,17 @@
-import type { Comment, EventMessage, Post, PostBase, Topic, TopicPage } from '@btalk/contracts';
+import type {
+  Comment,
+  EventMessage,
+  Notification,
+  NotificationList,
+  Post,
+  PostBase,
+  Topic,
+  TopicPage,
+} from '@btalk/contracts';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { CommentPages, PostPages } from '../api/postCache.ts';
-import { callTreeKeys, queryKeys } from '../api/queryKeys.ts';
+import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
 import { applyEvent } from './cacheUpdates.ts';
 
 const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@example.com', department: null };
@@ -174,5 +183,85 @@ describe('applyEvent', () => {
     expect(qc.getQueryState(callTreeKeys.rollup('e1', {}))!.isInvalidated).toBe(true);
     expect(qc.getQueryState(callTreeKeys.pending())!.isInvalidated).toBe(true);
     expect(qc.getQueryState(callTreeKeys.rollup('e2', {}))!.isInvalidated).toBe(false);
+  });
+});
+
+describe('applyEvent: the bell’s notification events', () => {
+  const note = (id: string, overrides: Partial<Notification> = {}): Notification => ({
+    id,
+    kind: 'post.mention',
+    urgent: false,
+    title: 'Anong mentioned you in Safety drills',
+    body: 'See the plan',
+    data: {
+      topicId: 't1',
+      topicTitle: 'Safety drills',
+      actorId: anong.id,
+      actorName: 'Anong',
+      postNumber: 3,
+    },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    readAt: null,
+    ...overrides,
+  });
+  const mine = (name: string, payload: unknown) => event(name, payload, `user:${boon.id}`);
+
+  function bell(items: Notification[], unreadCount: number) {
+    const qc = new QueryClient();
+    qc.setQueryData<NotificationList>(notificationKeys.list(), { items, nextCursor: null, unreadCount });
+    return { qc, list: () => qc.getQueryData<NotificationList>(notificationKeys.list())! };
+  }
+
+  it('puts a new notification first, once, and counts it as unread', () => {
+    const { qc, list } = bell([note('n1', { readAt: 'x' })], 0);
+    const created = mine('notification.created', note('n2'));
+    applyEvent(qc, created, me);
+    applyEvent(qc, created, me);
+    expect(list().items.map((n) => n.id)).toEqual(['n2', 'n1']);
+    expect(list().unreadCount).toBe(1);
+  });
+
+  it('refreshes the call tree for a call-tree notification, not for a topic one', () => {
+    const { qc } = bell([], 0);
+    qc.setQueryData(callTreeKeys.pending(), []);
+    applyEvent(qc, mine('notification.created', note('n1')), me);
+    expect(qc.getQueryState(callTreeKeys.pending())!.isInvalidated).toBe(false);
+    const started = note('n2', {
+      kind: 'calltree.started',
+      urgent: true,
+      data: { eventId: 'e1', eventTitle: 'Fire' },
+    });
+    applyEvent(qc, mine('notification.created', started), me);
+    expect(qc.getQueryState(callTreeKeys.pending())!.isInvalidated).toBe(true);
+  });
+
+  it('takes withdrawn ones away and lowers the count by the unread ones among them', () => {
+    const { qc, list } = bell([note('n3'), note('n2'), note('n1', { readAt: 'x' })], 2);
+    applyEvent(qc, mine('notification.withdrawn', { ids: ['n2'] }), me);
+    expect(list().items.map((n) => n.id)).toEqual(['n3', 'n1']);
+    expect(list().unreadCount).toBe(1);
+    expect(qc.getQueryState(notificationKeys.list())!.isInvalidated).toBe(false);
+    // One the cached page does not hold is in the server's count only: the list is fetched again.
+    applyEvent(qc, mine('notification.withdrawn', { ids: ['n9'] }), me);
+    expect(list().unreadCount).toBe(1);
+    expect(qc.getQueryState(notificationKeys.list())!.isInvalidated).toBe(true);
+  });
+
+  it('marks the given ones, or all, read with the server’s count', () => {
+    const { qc, list } = bell([note('n3'), note('n2'), note('n1')], 5);
+    applyEvent(qc, mine('notification.read', { ids: ['n2'], unreadCount: 4 }), me);
+    expect(list().items.map((n) => n.readAt !== null)).toEqual([false, true, false]);
+    expect(list().unreadCount).toBe(4);
+    applyEvent(qc, mine('notification.read', { ids: null, unreadCount: 0 }), me);
+    expect(list().items.every((n) => n.readAt !== null)).toBe(true);
+    expect(list().unreadCount).toBe(0);
+  });
+
+  it('keeps the topic’s notification level when it changes on another tab', () => {
+    const { qc, topic } = setup();
+    applyEvent(qc, mine('me.notification_level_changed', { topicId: 't1', level: 'muted' }), me);
+    expect(topic().notificationLevel).toBe('muted');
+    const list = qc.getQueryData<InfiniteData<TopicPage>>(queryKeys.topics.list('all'))!;
+    expect(list.pages[0]!.items[0]!.notificationLevel).toBe('muted');
   });
 });

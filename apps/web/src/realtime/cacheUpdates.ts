@@ -4,6 +4,9 @@ import type {
   CommentBase,
   EventMessage,
   EventName,
+  Notification,
+  NotificationEventName,
+  NotificationsReadPayload,
   Post,
   PostBase,
   ReactionSummary,
@@ -13,6 +16,7 @@ import type {
   TopicPage,
 } from '@btalk/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { addNotification, markNotificationsRead, withdrawNotifications } from '../api/notificationCache.ts';
 import { type CommentPages, type PostPages, patchPost, upsertComment, upsertPost } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
 
@@ -20,13 +24,13 @@ import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
 // importing the contracts' modules would bring zod into the bundle.
 type Name = (typeof EventName)[keyof typeof EventName];
 type CallName = (typeof CallTreeEventName)[keyof typeof CallTreeEventName];
+type NotificationName = (typeof NotificationEventName)[keyof typeof NotificationEventName];
 const CALL_TREE_EVENTS: ReadonlySet<string> = new Set<CallName>([
   'callevent.started',
   'callevent.answered',
   'callevent.escalated',
   'callevent.reminded',
   'callevent.closed',
-  'notification.created',
 ]);
 
 type Payload<N extends Name> = TopicEventPayload<N>;
@@ -159,6 +163,54 @@ function countNewPost(qc: QueryClient, post: PostBase, viewer: Viewer): void {
   }));
 }
 
+/** The call tree's lists and, when known, one event's queries: something changed in it. */
+function refreshCallTree(qc: QueryClient, eventId: string | undefined): void {
+  if (eventId) void qc.invalidateQueries({ queryKey: callTreeKeys.event(eventId) });
+  void qc.invalidateQueries({ queryKey: callTreeKeys.pending() });
+  void qc.invalidateQueries({ queryKey: callTreeKeys.events() });
+}
+
+/**
+ * The bell's events (room `user:<id>`): a new notification goes first in the list, withdrawn ones
+ * go, read ones are marked; the unread count follows. True when `name` was one of them.
+ */
+function applyNotificationEvent(qc: QueryClient, name: string, payload: unknown): boolean {
+  switch (name as NotificationName) {
+    case 'notification.created': {
+      const n = payload as Notification | null;
+      if (!n || typeof n.id !== 'string' || typeof n.kind !== 'string') {
+        void qc.invalidateQueries({ queryKey: notificationKeys.list() });
+        return true;
+      }
+      addNotification(qc, { ...n, data: n.data ?? {} });
+      // Started events, reminders and escalations also change the banner and the event's roll-up.
+      if (n.kind.startsWith('calltree.')) {
+        const eventId = n.data?.eventId;
+        refreshCallTree(qc, typeof eventId === 'string' ? eventId : undefined);
+      }
+      return true;
+    }
+    case 'notification.withdrawn': {
+      const ids = (payload as { ids?: unknown } | null)?.ids;
+      if (Array.isArray(ids))
+        withdrawNotifications(
+          qc,
+          ids.filter((id) => typeof id === 'string'),
+        );
+      else void qc.invalidateQueries({ queryKey: notificationKeys.list() });
+      return true;
+    }
+    case 'notification.read': {
+      const p = payload as Partial<NotificationsReadPayload> | null;
+      const ids = Array.isArray(p?.ids) ? p.ids : null;
+      const count = typeof p?.unreadCount === 'number' ? p.unreadCount : null;
+      markNotificationsRead(qc, ids, count);
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Applies one domain event to the query cache: posts, comments and reactions in place, topics'
  * counters, and invalidations where the event does not carry enough to patch (lists whose order
@@ -166,15 +218,12 @@ function countNewPost(qc: QueryClient, post: PostBase, viewer: Viewer): void {
  */
 export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewer): void {
   const name = message.name;
+  if (applyNotificationEvent(qc, name, message.payload)) return;
   if (CALL_TREE_EVENTS.has(name)) {
     const eventId = message.room.startsWith('callevent:')
       ? message.room.slice('callevent:'.length)
       : (message.payload as { eventId?: string } | null)?.eventId;
-    if (eventId) void qc.invalidateQueries({ queryKey: callTreeKeys.event(eventId) });
-    void qc.invalidateQueries({ queryKey: callTreeKeys.pending() });
-    void qc.invalidateQueries({ queryKey: callTreeKeys.events() });
-    // The bell's list and unread count (escalations, reminders, started events).
-    if (name === 'notification.created') void qc.invalidateQueries({ queryKey: notificationKeys.all });
+    refreshCallTree(qc, eventId);
     return;
   }
   const event = { type: name, payload: message.payload } as TopicDomainEvent;
@@ -285,6 +334,11 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
     case 'me.bell_changed': {
       const p = event.payload;
       patchPost(qc, p.topicId, p.postId, (post) => ({ ...post, bell: p.bell }));
+      break;
+    }
+    case 'me.notification_level_changed': {
+      const p = event.payload;
+      patchTopic(qc, p.topicId, (t) => ({ ...t, notificationLevel: p.level }));
       break;
     }
   }

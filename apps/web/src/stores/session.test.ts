@@ -53,6 +53,7 @@ describe('the session store', () => {
     expect(session.getState().last_page).toBe('/');
     session.rememberPage('/topics/7', '/topics/7?post=3#c1');
     for (const path of ['/login', '/aad/callback', '/terms', '/terms/']) session.rememberPage(path, path);
+    session.rememberPage('/unsubscribe', '/unsubscribe?token=secret');
     session.setWaitingForAadToken(true);
     expect(session.getState()).toMatchObject({
       last_page: '/topics/7?post=3#c1',

@@ -22,8 +22,11 @@ type Persisted = Omit<SessionState, 'waiting_for_aad_token'>;
 
 const EMPTY: Persisted = { btalk_token: null, btalk_refresh: null, aad_token: null, last_page: '/' };
 
-/** Routes that are never remembered as the last page (SPEC.md section 2). */
-const NOT_REMEMBERED = new Set(['/aad/callback', '/login', '/terms']);
+/**
+ * Routes that are never remembered as the last page (SPEC.md section 2). /unsubscribe too: its link
+ * carries a token, and no one signs in to be sent back to it.
+ */
+const NOT_REMEMBERED = new Set(['/aad/callback', '/login', '/terms', '/unsubscribe']);
 
 /** Whether a route's path is remembered as the last page. */
 export function isRemembered(pathname: string): boolean {

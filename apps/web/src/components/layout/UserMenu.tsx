@@ -3,6 +3,8 @@ import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import Gavel from '@mui/icons-material/Gavel';
 import Login from '@mui/icons-material/Login';
 import Logout from '@mui/icons-material/Logout';
+import NotificationsNone from '@mui/icons-material/NotificationsNone';
+import OutboxOutlined from '@mui/icons-material/OutboxOutlined';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -22,9 +24,9 @@ import { PersonAvatar } from './PersonAvatar.tsx';
 export { ME_QUERY_KEY };
 
 /**
- * The person's menu: who is signed in (`GET /api/me`, photo from Graph), the terms of use, for
- * administrators the terms administration, and Sign out. Without a session (the Teams tab before it
- * signs in), Sign in.
+ * The person's menu: who is signed in (`GET /api/me`, photo from Graph), notification settings, the
+ * terms of use, for administrators the terms administration, and Sign out. Without a session (the
+ * Teams tab before it signs in), Sign in.
  */
 export function UserMenu() {
   const { t } = useTranslation();
@@ -72,6 +74,12 @@ export function UserMenu() {
             />
           </MenuItem>,
           <Divider key="divider" />,
+          <MenuItem key="notification-settings" onClick={go('/settings/notifications')}>
+            <ListItemIcon>
+              <NotificationsNone fontSize="small" />
+            </ListItemIcon>
+            {t('userMenu.notificationSettings')}
+          </MenuItem>,
           <MenuItem key="terms" onClick={go('/terms')}>
             <ListItemIcon>
               <Gavel fontSize="small" />
@@ -84,6 +92,14 @@ export function UserMenu() {
                 <AdminPanelSettings fontSize="small" />
               </ListItemIcon>
               {t('userMenu.termsAdmin')}
+            </MenuItem>
+          ),
+          person?.role === 'admin' && (
+            <MenuItem key="deliveries-admin" onClick={go('/admin/notifications')}>
+              <ListItemIcon>
+                <OutboxOutlined fontSize="small" />
+              </ListItemIcon>
+              {t('userMenu.deliveriesAdmin')}
             </MenuItem>
           ),
           <MenuItem

@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { isErrorEnvelope } from '../../api/errors.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
@@ -34,6 +34,9 @@ function TopicBody({ topicId }: { topicId: string }) {
     loadOlder,
   });
   const finding = jump?.state === 'finding';
+  // `?comment=<id>#post-<n>` (a notification about a comment): the post opens with its comments on it.
+  const [searchParams] = useSearchParams();
+  const focusCommentId = searchParams.get('comment') ?? undefined;
   const markRead = useMarkRead(topic.data);
   const listRef = useRef<VirtuosoHandle>(null);
   const atBottom = useRef(false);
@@ -115,6 +118,7 @@ function TopicBody({ topicId }: { topicId: string }) {
           // A followed link opens the list anew on its post.
           key={jump?.state === 'found' ? `post-${jump.number}` : 'newest'}
           focusNumber={jump?.state === 'found' ? jump.number : undefined}
+          focusCommentId={jump?.state === 'found' ? focusCommentId : undefined}
           listRef={listRef}
           posts={posts}
           myId={myId}

@@ -1,23 +1,58 @@
-import type { NotificationList } from '@btalk/contracts';
+import type { MarkNotificationsReadRequest } from '@btalk/contracts';
+import DoneAll from '@mui/icons-material/DoneAll';
 import Notifications from '@mui/icons-material/Notifications';
+import Settings from '@mui/icons-material/Settings';
 import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { markNotificationsRead } from '../../../api/notificationCache.ts';
 import { notificationKeys } from '../../../api/queryKeys.ts';
+import { useRealtime } from '../../../realtime/context.ts';
+import { type ConnectionStatus, createRealtimeStateStore } from '../../../realtime/statusStore.ts';
 import { useServices } from '../../../services.tsx';
 import { useStore } from '../../../stores/createStore.ts';
-import { NotificationMenuList } from './NotificationMenuList.tsx';
+import { useUnreadTitle } from '../useUnreadTitle.ts';
+import { notificationMenuItems } from './NotificationMenuList.tsx';
+import { useNotificationClicks } from './useNotificationClicks.ts';
 
-/** How often the bell asks for new notifications until the realtime client invalidates its key. */
-const POLL_MS = 30_000;
+/** How often the bell asks for new notifications while the realtime connection is down. */
+const POLL_MS = 60_000;
+
+// Outside the realtime provider (component tests) the bell reads a connection that never starts.
+const IDLE = createRealtimeStateStore();
 
 /**
- * The bell in the app bar: my unread notifications as a badge, and a menu of the newest ones (each
- * links to its event). Opening the menu marks the listed ones read.
+ * Whether the realtime connection brings the bell's events. While it does the bell does not poll;
+ * when it comes back after a drop the list is fetched again (events missed beyond the replay).
+ */
+function useLiveNotifications(enabled: boolean): boolean {
+  const realtime = useRealtime();
+  const queryClient = useQueryClient();
+  const status = useStore(realtime?.client.state ?? IDLE, (s) => s.status);
+  const previous = useRef<ConnectionStatus>(status);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = status;
+    if (enabled && status === 'connected' && (was === 'reconnecting' || was === 'offline')) {
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
+    }
+  }, [status, enabled, queryClient]);
+  return status === 'connected';
+}
+
+/**
+ * The bell in the app bar: my unread notifications as a badge (and in the tab's title), and a menu
+ * of the newest ones. Choosing one marks it read and opens what it is about; "Mark all as read"
+ * clears the count.
  */
 export function NotificationBell() {
   const { t } = useTranslation();
@@ -25,39 +60,29 @@ export function NotificationBell() {
   const queryClient = useQueryClient();
   const signedIn = useStore(session, (s) => s.btalk_token !== null);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const live = useLiveNotifications(signedIn);
+  const headingId = useId();
   const list = useQuery({
     queryKey: notificationKeys.list(),
     queryFn: () => api.notifications.list(),
     enabled: signedIn,
-    refetchInterval: POLL_MS,
+    refetchInterval: live ? false : POLL_MS,
+    // A background check: a failure shows in the menu (with a retry), not as the error dialog.
+    meta: { silent: true },
   });
   const markRead = useMutation({
-    mutationFn: (ids: string[]) => api.notifications.markRead({ ids }),
-    onSuccess: (result, ids) => {
-      const at = new Date().toISOString();
-      queryClient.setQueryData<NotificationList>(notificationKeys.list(), (old) =>
-        old
-          ? {
-              ...old,
-              unreadCount: result.unreadCount,
-              items: old.items.map((n) =>
-                ids.includes(n.id) && n.readAt === null ? { ...n, readAt: at } : n,
-              ),
-            }
-          : old,
-      );
-      void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
-    },
+    mutationFn: (body: MarkNotificationsReadRequest) => api.notifications.markRead(body),
+    // At once: the person has seen it; the server's count follows.
+    onMutate: (body) => markNotificationsRead(queryClient, body.ids ?? null, body.all ? 0 : null),
+    onSuccess: (result, body) => markNotificationsRead(queryClient, body.ids ?? null, result.unreadCount),
+    onError: () => void queryClient.invalidateQueries({ queryKey: notificationKeys.list() }),
   });
+  const unread = signedIn ? (list.data?.unreadCount ?? 0) : 0;
+  useUnreadTitle(unread);
+  useNotificationClicks();
 
   if (!signedIn) return null;
-  const unread = list.data?.unreadCount ?? 0;
-  const open = (target: HTMLElement) => {
-    setAnchor(target);
-    const ids = list.data?.items.filter((n) => n.readAt === null).map((n) => n.id) ?? [];
-    if (ids.length > 0) markRead.mutate(ids);
-  };
-
+  const close = () => setAnchor(null);
   return (
     <>
       <IconButton
@@ -65,28 +90,76 @@ export function NotificationBell() {
         aria-label={unread > 0 ? t('notifications.openUnread', { count: unread }) : t('notifications.open')}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => open(event.currentTarget)}
+        onClick={(event) => setAnchor(event.currentTarget)}
       >
         <Badge badgeContent={unread} color="secondary" max={99}>
           <Notifications />
         </Badge>
       </IconButton>
-      <Menu
+      <Popover
         anchorEl={anchor}
         open={anchor !== null}
-        onClose={() => setAnchor(null)}
+        onClose={close}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{
-          paper: { sx: { width: 360, maxWidth: 'calc(100vw - 16px)', maxHeight: '70vh' } },
-          list: { 'aria-label': t('notifications.title') },
+          paper: {
+            sx: {
+              width: 380,
+              maxWidth: 'calc(100vw - 16px)',
+              maxHeight: '70vh',
+              display: 'flex',
+              flexDirection: 'column',
+            },
+          },
         }}
       >
-        <Typography variant="subtitle2" component="div" sx={{ px: 2, py: 1 }}>
-          {t('notifications.title')}
-        </Typography>
-        <NotificationMenuList query={list} onNavigate={() => setAnchor(null)} />
-      </Menu>
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1,
+            pl: 2,
+            pr: 1,
+            py: 0.5,
+            borderBottom: 1,
+            borderColor: 'divider',
+          }}
+        >
+          <Typography id={headingId} variant="subtitle1" component="h2" sx={{ flexGrow: 1, fontWeight: 700 }}>
+            {t('notifications.title')}
+          </Typography>
+          <Button
+            size="small"
+            startIcon={<DoneAll />}
+            disabled={unread === 0}
+            onClick={() => markRead.mutate({ all: true })}
+          >
+            {t('notifications.markAllRead')}
+          </Button>
+          <Tooltip title={t('notifications.settings')}>
+            <IconButton
+              size="small"
+              component={Link}
+              to="/settings/notifications"
+              aria-label={t('notifications.settings')}
+              onClick={close}
+            >
+              <Settings fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </Box>
+        <MenuList autoFocusItem aria-labelledby={headingId} sx={{ overflowY: 'auto', py: 0 }}>
+          {notificationMenuItems({
+            query: list,
+            t,
+            onOpen: (n) => {
+              close();
+              if (n.readAt === null) markRead.mutate({ ids: [n.id] });
+            },
+          })}
+        </MenuList>
+      </Popover>
     </>
   );
 }

@@ -1,35 +1,69 @@
-import type { NotificationList } from '@btalk/contracts';
+import type { Notification, NotificationList } from '@btalk/contracts';
+import WarningAmber from '@mui/icons-material/WarningAmber';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { ReactElement } from 'react';
 import { Link } from 'react-router';
 import { fullTime, shortTime } from '../../time.ts';
 import { wordNotification } from './wording.ts';
 
-/** The bell menu's body: loading, error, empty, or the notifications (unread in bold). */
-export function NotificationMenuList({
-  query,
-  onNavigate,
-}: {
+/** What the bell menu's items need. */
+export interface NotificationMenuProps {
   query: UseQueryResult<NotificationList>;
-  onNavigate: () => void;
-}) {
-  const { t } = useTranslation();
+  /** A notification was chosen: it is opened (by its link) and should be marked read. */
+  onOpen: (notification: Notification) => void;
+  t: TFunction;
+}
+
+/** Unread ones carry a dot that is read out as "Unread", and a bold title: not colour alone. */
+function Marker({ notification: n, t }: { notification: Notification; t: TFunction }) {
+  return (
+    <Box
+      sx={{
+        width: 20,
+        flexShrink: 0,
+        pt: 0.5,
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        gap: 0.5,
+      }}
+    >
+      {n.readAt === null && (
+        <Box
+          role="img"
+          aria-label={t('notifications.unread')}
+          sx={{ width: 10, height: 10, mt: 0.5, borderRadius: '50%', bgcolor: 'secondary.main' }}
+        />
+      )}
+      {n.urgent && <WarningAmber fontSize="small" color="warning" titleAccess={t('notifications.urgent')} />}
+    </Box>
+  );
+}
+
+/**
+ * The bell menu's items (direct children of its `MenuList`, so that the arrow keys reach each one):
+ * loading, error, empty, or the notifications, newest first.
+ */
+export function notificationMenuItems({ query, onOpen, t }: NotificationMenuProps): ReactElement[] {
   if (query.isPending) {
-    return (
-      <MenuItem disabled sx={{ gap: 1.5 }}>
+    return [
+      <MenuItem key="loading" disabled sx={{ gap: 1.5 }}>
         <CircularProgress size={18} />
         {t('notifications.loading')}
-      </MenuItem>
-    );
+      </MenuItem>,
+    ];
   }
   if (query.isError) {
-    return (
+    return [
       <MenuItem
+        key="error"
         disabled
         sx={{ flexDirection: 'column', alignItems: 'flex-start', '&.Mui-disabled': { opacity: 1 } }}
       >
@@ -39,31 +73,55 @@ export function NotificationMenuList({
         <Button size="small" onClick={() => void query.refetch()}>
           {t('notifications.retry')}
         </Button>
-      </MenuItem>
-    );
+      </MenuItem>,
+    ];
   }
   if (query.data.items.length === 0) {
-    return (
-      <MenuItem disabled sx={{ whiteSpace: 'normal' }}>
+    return [
+      <MenuItem key="empty" disabled sx={{ whiteSpace: 'normal' }}>
         {t('notifications.empty')}
-      </MenuItem>
-    );
+      </MenuItem>,
+    ];
   }
   return query.data.items.map((n) => {
     const wording = wordNotification(n, t);
     const unread = n.readAt === null;
-    const link = wording.to
-      ? { component: Link, to: wording.to, onClick: onNavigate }
-      : { onClick: onNavigate };
+    const open = () => onOpen(n);
+    const link = wording.to ? { component: Link, to: wording.to, onClick: open } : { onClick: open };
     return (
-      <MenuItem key={n.id} {...link} divider sx={{ alignItems: 'flex-start', whiteSpace: 'normal' }}>
+      <MenuItem
+        key={n.id}
+        {...link}
+        divider
+        sx={{
+          alignItems: 'flex-start',
+          whiteSpace: 'normal',
+          gap: 1,
+          pl: 1,
+          ...(unread && { bgcolor: 'action.hover' }),
+        }}
+      >
+        <Marker notification={n} t={t} />
         <ListItemText
+          sx={{ my: 0 }}
           primary={wording.title}
           secondary={
             <>
-              <Typography component="span" variant="body2" sx={{ display: 'block' }}>
-                {wording.body}
-              </Typography>
+              {wording.body && (
+                <Typography
+                  component="span"
+                  variant="body2"
+                  sx={{
+                    display: '-webkit-box',
+                    WebkitLineClamp: 3,
+                    WebkitBoxOrient: 'vertical',
+                    overflow: 'hidden',
+                    overflowWrap: 'anywhere',
+                  }}
+                >
+                  {wording.body}
+                </Typography>
+              )}
               <Typography
                 component="time"
                 variant="caption"

@@ -11,11 +11,46 @@ export interface NotificationWording {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
+/** The kinds about topics, with their title's translation key. */
+const TOPIC_TITLES: Record<string, string> = {
+  'post.mention': 'notifications.mention',
+  'post.comment': 'notifications.comment',
+  'topic.post': 'notifications.post',
+  'topic.added': 'notifications.topicAdded',
+};
+
+/**
+ * Where a topic notification leads: the post (`#post-<n>`, which opens the topic on it, marked) and,
+ * for a comment, `?comment=<id>` (which opens the post's comments on it); else the topic.
+ */
+export function topicLink(data: Record<string, unknown>): string | null {
+  const topicId = text(data.topicId);
+  if (!topicId) return null;
+  const commentId = text(data.commentId);
+  const postNumber = typeof data.postNumber === 'number' && data.postNumber >= 1 ? data.postNumber : null;
+  const query = commentId && postNumber ? `?comment=${encodeURIComponent(commentId)}` : '';
+  return `/topics/${encodeURIComponent(topicId)}${query}${postNumber ? `#post-${postNumber}` : ''}`;
+}
+
 /**
  * Words a notification from its kind and data in the reader's language; kinds this client does not
  * know, or rows without the values, fall back to the English title and body the server wrote.
  */
 export function wordNotification(n: Notification, t: TFunction): NotificationWording {
+  const topicTitleKey = TOPIC_TITLES[n.kind];
+  if (topicTitleKey) {
+    const actorName = text(n.data.actorName);
+    const topicTitle = text(n.data.topicTitle);
+    if (actorName && topicTitle) {
+      return {
+        title: t(topicTitleKey, { actorName, topicTitle }),
+        // The excerpt is the author's own words: shown as written.
+        body: typeof n.data.excerpt === 'string' ? n.data.excerpt : n.body,
+        to: topicLink(n.data),
+      };
+    }
+    return { title: n.title, body: n.body, to: topicLink(n.data) };
+  }
   const eventId = text(n.data.eventId);
   const eventTitle = text(n.data.eventTitle);
   const to = eventId ? `/calltree/event/${encodeURIComponent(eventId)}` : null;

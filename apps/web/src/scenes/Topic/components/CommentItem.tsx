@@ -17,7 +17,16 @@ import { Reactions } from './Reactions.tsx';
 import { useCommentActions } from './usePostActions.ts';
 
 /** One comment under a post: author, time, text, reactions, and edit/delete for who may. */
-export function CommentItem({ comment, myId }: { comment: Comment; myId: string | undefined }) {
+export function CommentItem({
+  comment,
+  myId,
+  highlighted = false,
+}: {
+  comment: Comment;
+  myId: string | undefined;
+  /** The comment a link pointed at: marked. */
+  highlighted?: boolean;
+}) {
   const { t } = useTranslation('topic');
   const actions = useCommentActions(comment);
   const anchor = useRef<HTMLButtonElement>(null);
@@ -37,8 +46,21 @@ export function CommentItem({ comment, myId }: { comment: Comment; myId: string 
   return (
     <Box
       component="li"
+      id={`comment-${comment.id}`}
       aria-label={t('comment.label', { name: comment.author.displayName })}
-      sx={{ display: 'flex', gap: 1, py: 1 }}
+      aria-current={highlighted ? 'location' : undefined}
+      sx={{
+        display: 'flex',
+        gap: 1,
+        py: 1,
+        ...(highlighted && {
+          px: 1,
+          mx: -1,
+          borderRadius: 1,
+          bgcolor: 'action.selected',
+          boxShadow: (theme) => `inset 3px 0 ${theme.palette.secondary.main}`,
+        }),
+      }}
     >
       <PersonAvatar person={comment.author} size={28} />
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>

@@ -13,6 +13,7 @@ import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { useServices } from '../../../services.tsx';
 import { MAX_COMMENT_LENGTH } from '../limits.ts';
 import { CommentItem } from './CommentItem.tsx';
+import { useCommentJump } from './useCommentJump.ts';
 import { retryLostAnswer } from './usePostActions.ts';
 
 /** Writes a comment; the client id is kept until the comment is saved, so a retry cannot double it. */
@@ -71,8 +72,19 @@ function CommentComposer({ post }: { post: Post }) {
   );
 }
 
-/** The comments of a post (one level), oldest first, older ones on demand, and a comment box. */
-export function Comments({ post, myId }: { post: Post; myId: string | undefined }) {
+/**
+ * The comments of a post (one level), oldest first, older ones on demand, and a comment box. A linked
+ * comment (`focusCommentId`) is loaded, scrolled to and marked.
+ */
+export function Comments({
+  post,
+  myId,
+  focusCommentId,
+}: {
+  post: Post;
+  myId: string | undefined;
+  focusCommentId?: string;
+}) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
   const comments = useInfiniteQuery({
@@ -84,6 +96,14 @@ export function Comments({ post, myId }: { post: Post; myId: string | undefined 
   });
   const data = comments.data as CommentPages | undefined;
   const items = (data?.pages ?? []).flatMap((p) => p.items).reverse();
+  const focused = useCommentJump(focusCommentId, {
+    items,
+    loaded: comments.isSuccess,
+    pages: data?.pages.length ?? 0,
+    hasOlder: comments.hasNextPage,
+    loadingOlder: comments.isFetchingNextPage,
+    loadOlder: comments.fetchNextPage,
+  });
   return (
     <Box
       component="section"
@@ -101,7 +121,12 @@ export function Comments({ post, myId }: { post: Post; myId: string | undefined 
       {items.length > 0 && (
         <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
           {items.map((c) => (
-            <CommentItem key={c.id} comment={c} myId={myId} />
+            <CommentItem
+              key={c.id}
+              comment={c}
+              myId={myId}
+              highlighted={focused && c.id === focusCommentId}
+            />
           ))}
         </Box>
       )}

@@ -8,7 +8,7 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
@@ -45,16 +45,22 @@ export function PostItem({
   post,
   myId,
   highlighted = false,
+  focusCommentId,
 }: {
   post: Post;
   myId: string | undefined;
   /** The post a link pointed at: marked until the next visit. */
   highlighted?: boolean;
+  /** A comment of this post a link pointed at: the comments open on it. */
+  focusCommentId?: string;
 }) {
   const { t } = useTranslation('topic');
   const actions = usePostActions(post);
   const [editing, setEditing] = useState(false);
-  const [showComments, setShowComments] = useState(false);
+  const [showComments, setShowComments] = useState(Boolean(focusCommentId));
+  useEffect(() => {
+    if (focusCommentId) setShowComments(true);
+  }, [focusCommentId]);
   const deleted = post.deletedAt !== null;
 
   const remove = async () => {
@@ -153,7 +159,7 @@ export function PostItem({
             </Box>
           </>
         )}
-        {showComments && !deleted && <Comments post={post} myId={myId} />}
+        {showComments && !deleted && <Comments post={post} myId={myId} focusCommentId={focusCommentId} />}
       </Box>
       {editing && (
         <EditTextDialog

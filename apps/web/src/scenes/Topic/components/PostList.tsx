@@ -21,6 +21,8 @@ export interface PostListProps {
   listRef: Ref<VirtuosoHandle>;
   /** A post a link pointed at (loaded): the list opens on it and marks it. */
   focusNumber?: number;
+  /** A comment of that post the link pointed at: its comments open on it. */
+  focusCommentId?: string;
 }
 
 // A feed: assistive technology reads the posts as articles that load as one scrolls.
@@ -58,6 +60,7 @@ export function PostList({
   onAtBottom,
   listRef,
   focusNumber,
+  focusCommentId,
 }: PostListProps) {
   const { t } = useTranslation('topic');
   const firstNew = useMemo(
@@ -106,7 +109,12 @@ export function PostList({
               {t('posts.newSince')}
             </Divider>
           )}
-          <PostItem post={post} myId={myId} highlighted={post.number === focusNumber} />
+          <PostItem
+            post={post}
+            myId={myId}
+            highlighted={post.number === focusNumber}
+            focusCommentId={post.number === focusNumber ? focusCommentId : undefined}
+          />
         </Box>
       )}
     />

@@ -1,12 +1,17 @@
-import type { Topic } from '@btalk/contracts';
+import type { Topic, TopicNotificationLevel } from '@btalk/contracts';
+import Check from '@mui/icons-material/Check';
 import Group from '@mui/icons-material/Group';
 import Lock from '@mui/icons-material/Lock';
 import MoreVert from '@mui/icons-material/MoreVert';
+import NotificationsOff from '@mui/icons-material/NotificationsOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
+import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
@@ -20,7 +25,13 @@ import { useServices } from '../../../services.tsx';
 import { EditTopicDialog } from './EditTopicDialog.tsx';
 import { MembersDialog } from './MembersDialog.tsx';
 
-/** The topic's header: title, members, and its menu (edit, archive, members, follow, leave). */
+/** The choices of how much of a topic notifies the person, in the menu's order. */
+const LEVELS: TopicNotificationLevel[] = ['all', 'mentions', 'muted'];
+
+/**
+ * The topic's header: title, members, and its menu (edit, archive, members, follow, leave, and how
+ * much of the topic notifies the person: all new posts, mentions only, muted).
+ */
 export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | undefined }) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
@@ -40,6 +51,10 @@ export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | unde
   });
   const follow = useMutation({
     mutationFn: (following: boolean) => api.topics.follow(topic.id, following),
+    onSuccess: put,
+  });
+  const level = useMutation({
+    mutationFn: (chosen: TopicNotificationLevel) => api.topics.setNotificationLevel(topic.id, chosen),
     onSuccess: put,
   });
   const leave = useMutation({
@@ -86,6 +101,9 @@ export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | unde
       </Box>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
         {topic.archivedAt && <Chip size="small" color="warning" label={t('archived')} />}
+        {topic.notificationLevel === 'muted' && (
+          <Chip size="small" icon={<NotificationsOff />} label={t('notifications.mutedChip')} />
+        )}
         {topic.description && (
           <Button size="small" onClick={() => setShowDescription((s) => !s)} aria-expanded={showDescription}>
             {showDescription ? t('description.hide') : t('description.show')}
@@ -111,6 +129,22 @@ export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | unde
           </MenuItem>
         )}
         {a.leave && myId && <MenuItem onClick={act(() => leave.mutate())}>{t('menu.leave')}</MenuItem>}
+        <Divider />
+        <ListSubheader sx={{ lineHeight: 2.5 }}>{t('notifications.label')}</ListSubheader>
+        {LEVELS.map((choice) => {
+          const chosen = (level.isPending ? level.variables : topic.notificationLevel) === choice;
+          return (
+            <MenuItem
+              key={choice}
+              role="menuitemradio"
+              aria-checked={chosen}
+              onClick={act(() => level.mutate(choice))}
+            >
+              <ListItemIcon>{chosen && <Check fontSize="small" />}</ListItemIcon>
+              {t(`notifications.${choice}`)}
+            </MenuItem>
+          );
+        })}
       </Menu>
       {dialog === 'edit' && <EditTopicDialog topic={topic} onClose={() => setDialog(null)} />}
       {dialog === 'members' && <MembersDialog topic={topic} onClose={() => setDialog(null)} />}
