@@ -8,17 +8,23 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { Config } from './config/index.ts';
 import type { AppContext } from './context.ts';
 import { registerDevelopmentDirectory } from './directory/index.ts';
 import { registerApiKeyCheck } from './http/api-key.ts';
 import { AppError, errorHandler } from './http/errors.ts';
+import { registerNulByteCheck } from './http/nul-bytes.ts';
+import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
 import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
 import { registerWebApp } from './web/static.ts';
 
-/** Routes under /api that do not take the x-api-key header. */
+/** Routes under /api that do not take the x-api-key header (route patterns, as the router matched them). */
 const API_KEY_EXEMPT = [
+  // Load balancers and Kubernetes probes send no key; both say nothing secret.
+  '/api/health',
+  '/api/ready',
   // The OpenAPI document is for people reading the API.
   '/api/docs',
   // Browsers cannot set headers on a WebSocket; the socket's first message carries the key.
@@ -31,6 +37,18 @@ const API_KEY_EXEMPT = [
 export interface BuildOptions {
   /** A pino logger configuration, or false for none (tests). */
   logger?: boolean | object;
+}
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. Fastify no longer takes a hop count (it cannot check the
+ * nearest peer), so a count becomes "the nearest n peers are proxies": right only when BTalk can be
+ * reached through those proxies alone, which the README says.
+ */
+function trustedProxies(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /**
@@ -47,12 +65,27 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       return typeof sent === 'string' && /^[\w-]{8,64}$/.test(sent) ? sent : randomUUID();
     },
     forceCloseConnections: 'idle',
-    trustProxy: config.env === 'production',
+    // Only the proxies named in TRUST_PROXY may say who the client is (X-Forwarded-For): believing
+    // anyone would let a client pick a new address per request and walk past the rate limits.
+    trustProxy: trustedProxies(config.trustProxy),
+    // Slow clients (slowloris) may hold a connection for the headers and request timeouts, far
+    // below Node's 300 s. Once upgraded, realtime WebSockets are out of Node's request tracking.
+    requestTimeout: config.timeouts.requestMs,
+    // Longer than a load balancer's idle timeout (60 s on most), so that it, not BTalk, closes an
+    // idle connection: otherwise it may send a request down one BTalk is closing (a 502).
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      requestTimeout: config.timeouts.requestMs,
+      // Node checks the two timeouts every 30 s by default, which would stretch a 10 s limit to 40 s.
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs / 2),
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  await registerSecurityHeaders(app, config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -74,9 +107,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before any route, as @fastify/websocket requires; the realtime stream is its only user.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  registerApiKeyCheck(app, config.apiKey, (url) =>
-    API_KEY_EXEMPT.some((p) => url === p || url.startsWith(`${p}?`)),
-  );
+  registerApiKeyCheck(app, config.apiKey, (route) => API_KEY_EXEMPT.includes(route));
+  registerNulByteCheck(app);
 
   await app.register(
     async (api) => {

@@ -39,6 +39,8 @@ interface ServerProcess {
   url: string;
   /** The last part of what it printed, for failure messages. */
   output(): string;
+  /** How its database flushes commits, from its start-up log line (`durability`). */
+  durability(): Promise<Record<string, string>>;
   /** Sends SIGKILL (kill -9) and waits until the process is gone. */
   kill9(): Promise<void>;
 }
@@ -57,7 +59,8 @@ async function startServerProcess(env: Record<string, string>): Promise<ServerPr
         HOST: '127.0.0.1',
         PORT: String(port),
         PUBLIC_URL: url,
-        LOG_LEVEL: 'warn',
+        // info: the start-up line says how the database flushes commits.
+        LOG_LEVEL: 'info',
         JWT_SECRET,
         ...env,
       },
@@ -65,8 +68,18 @@ async function startServerProcess(env: Record<string, string>): Promise<ServerPr
     },
   );
   let output = '';
+  let lines = '';
+  let durability: Record<string, string> | null = null;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
+    if (durability) return;
+    lines += chunk.toString();
+    const complete = lines.split('\n');
+    lines = complete.pop() ?? '';
+    for (const line of complete) {
+      if (line.includes('"durability"'))
+        durability = (JSON.parse(line) as { durability: Record<string, string> }).durability;
+    }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -75,6 +88,14 @@ async function startServerProcess(env: Record<string, string>): Promise<ServerPr
   const server: ServerProcess = {
     url,
     output: () => output,
+    async durability() {
+      // The line is written just after the server starts listening: give the pipe a moment.
+      for (let waited = 0; !durability && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (!durability) throw new Error(`the server logged no "durability" at start:\n${output}`);
+      return durability;
+    },
     async kill9() {
       if (!gone()) child.kill('SIGKILL');
       await exited;
@@ -274,6 +295,11 @@ describeEachDatabase('kill -9 during writes', (kind) => {
     if (!data) throw new Error('the data was not prepared');
     const first = await startServerProcess(data.env);
     servers.push(first);
+    // A kill -9 cannot lose what the operating system already holds (only a power cut can), so the
+    // kill below would pass with fsync off: the server's own connection must flush every commit.
+    const durability = await first.durability();
+    if (kind === 'sqlite') expect(durability).toEqual({ journalMode: 'wal', synchronous: 'full' });
+    else expect(durability.synchronousCommit).not.toBe('off');
     const api1 = await apiAs(first, data.userId);
     const created = await api1('/api/topics', {
       method: 'POST',

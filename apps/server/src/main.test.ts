@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,26 @@ describe('the server process', () => {
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');
       expect(code).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('makes a DATA_DIR left open to other users private at start, and says so', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-main-'));
+    try {
+      mkdirSync(path.join(dataDir, 'files', 'ab'), { recursive: true, mode: 0o755 });
+      writeFileSync(path.join(dataDir, 'btalk.sqlite'), '', { mode: 0o644 });
+      chmodSync(dataDir, 0o755);
+      const { child, output } = await startServer({ DATA_DIR: dataDir });
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      expect(output()).toContain('DATA_DIR was open to other users');
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(path.join(dataDir, 'files', 'ab')).mode & 0o777).toBe(0o700);
+      for (const name of ['btalk.sqlite', 'token-secret', 'directory-key.json', 'vapid.json']) {
+        expect(statSync(path.join(dataDir, name)).mode & 0o777, name).toBe(0o600);
+      }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

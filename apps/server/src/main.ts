@@ -2,8 +2,9 @@ import { buildApp } from './app.ts';
 import { EscalationScheduler } from './calltree/escalation.ts';
 import { ConfigError, loadConfig } from './config/index.ts';
 import { createContext } from './context.ts';
-import { migrateToLatest, openConfiguredDatabase } from './db/index.ts';
+import { durabilitySettings, migrateToLatest, openConfiguredDatabase } from './db/index.ts';
 import { seedDevelopment } from './directory/seedDevelopment.ts';
+import { secureDataDir } from './files/dataDir.ts';
 import { NotificationWorker } from './notifications/worker.ts';
 import { serverVersion } from './version.ts';
 
@@ -21,11 +22,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before anything writes there: DATA_DIR holds the database, secrets and attachments.
+  const tightened = secureDataDir(config.dataDir);
   const db = openConfiguredDatabase(config);
   const applied = await migrateToLatest(db);
   const ctx = createContext(config, db, serverVersion);
   const app = await buildApp(ctx);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
+  if (tightened.length > 0) {
+    app.log.warn(
+      { paths: tightened },
+      'DATA_DIR was open to other users: its folders are now 0700 and its files 0600',
+    );
+  }
   if (config.env === 'development' && config.directory.kind === 'development') {
     const seeded = await seedDevelopment(ctx);
     app.log.info(seeded, 'development directory people and example topics are in place');
@@ -75,7 +84,7 @@ async function main(): Promise<void> {
   escalations.start();
   deliveries.start();
   app.log.info(
-    { database: db.kind, url: config.publicUrl },
+    { database: db.kind, url: config.publicUrl, durability: await durabilitySettings(db) },
     `BTalk ${serverVersion} is running at ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,
   );
 }

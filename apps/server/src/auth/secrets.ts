@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.ts';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
 
 /**
  * The secret that signs access tokens. Production sets JWT_SECRET. Elsewhere one is made on first
@@ -13,8 +14,8 @@ export function tokenSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): Uint
   if (config.dataDir === ':memory:') return randomBytes(48);
   const file = path.join(config.dataDir, 'token-secret');
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(48).toString('base64'), { mode: 0o600, flag: 'wx' });
+    makePrivateFolder(config.dataDir);
+    writeFileSync(file, randomBytes(48).toString('base64'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   }
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }

@@ -42,8 +42,8 @@ export function previewTreeCsv(csv: string, people: ImportablePerson[]): ImportP
   const firstLine = new Map<string, number>();
   const rows: ImportCallTreeRow[] = body.map((cells, i) => {
     const line = i + 2;
-    const email = (cells[emailAt] ?? '').trim();
-    const managerEmail = (cells[managerAt] ?? '').trim();
+    const email = restoreFormula(cells[emailAt] ?? '').trim();
+    const managerEmail = restoreFormula(cells[managerAt] ?? '').trim();
     const person = byEmail.get(norm(email));
     let error: string | null = null;
     if (!email) error = 'the email cell is empty';
@@ -97,7 +97,48 @@ export function previewTreeCsv(csv: string, people: ImportablePerson[]): ImportP
   return { rows, errorCount, members };
 }
 
-/** Writes rows as CSV text (RFC 4180, CRLF line ends, a header row). */
+/** Line breaks inside a cell: CR, LF, and the ones some programs also split on (VT, FF, NEL, U+2028, U+2029). */
+const LINE_BREAK = /\r\n|[\r\n\v\f\u0085\u2028\u2029]/;
+
+/**
+ * A line that a spreadsheet would run as a formula: it starts, after any blanks, with = + - @ (or
+ * their full-width forms), a tab or a carriage return (OWASP "CSV injection").
+ */
+const FORMULA_START = /^[\s\u00a0\u3000]*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+
+/**
+ * Makes a cell text that no spreadsheet runs: a cell that starts like a formula (after blanks and
+ * line breaks too) gets a leading `'`, and so does every line of it that does. Every line, not only
+ * the first: a program that splits cells at line breaks (or at U+2028) would otherwise find `=...`
+ * at the start of a cell.
+ */
+export function neutraliseFormulae(text: string): string {
+  if (!FORMULA_START.test(text) && !LINE_BREAK.test(text)) return text;
+  const parts = text.split(new RegExp(`(${LINE_BREAK.source})`));
+  // split() with a capture group keeps the breaks at the odd indexes.
+  const lines = parts
+    .map((part, i) => (i % 2 === 0 && FORMULA_START.test(part) ? `'${part}` : part))
+    .join('');
+  return FORMULA_START.test(text) && !lines.startsWith("'") ? `'${lines}` : lines;
+}
+
+/** Undoes `neutraliseFormulae` on a cell read back from an export (one line, as e-mail addresses are). */
+function restoreFormula(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/** One CSV cell: quoted when it holds a quote, a comma, a line break or leading or trailing blanks. */
+function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const text = neutraliseFormulae(value);
+  return /[",]|^\s|\s$/.test(text) || LINE_BREAK.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * Writes rows as CSV text (RFC 4180, CRLF line ends, a header row). Text cells are neutralised
+ * against formula injection (`neutraliseFormulae`); numbers are written as they are.
+ */
 export function toCsv(header: string[], rows: (string | number | null)[][]): string {
-  return `${Papa.unparse({ fields: header, data: rows.map((r) => r.map((c) => (c === null ? '' : c))) }, { newline: '\r\n', escapeFormulae: true })}\r\n`;
+  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
 }

@@ -1,7 +1,7 @@
 import type { CallBranch, CallPerson, CallStatus, CallTotals } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { invalid } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { countInto, emptyTotals } from './totals.ts';
 import { peopleById } from './treeStore.ts';
 
@@ -166,16 +166,6 @@ export function attentionOrder(people: RollupPerson[]): RollupPerson[] {
   return [...people].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
 }
 
-function decodeCursor(cursor: string): CursorKey {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === 3 && typeof key[0] === 'number') return key as CursorKey;
-  } catch {
-    // fall through to the error below
-  }
-  throw invalid('query.cursor', 'is not a cursor this list gave out; start again without it');
-}
-
 /** One page of people in attention order after `cursor`. */
 export function pageOf(
   ordered: RollupPerson[],
@@ -184,7 +174,7 @@ export function pageOf(
 ): { items: RollupPerson[]; nextCursor: string | null } {
   let start = 0;
   if (cursor) {
-    const after = decodeCursor(cursor);
+    const after = decodeCursor<CursorKey>(cursor, ['number', 'string', 'string'])!;
     start = ordered.findIndex((p) => compareKeys(keyOf(p), after) > 0);
     if (start < 0) start = ordered.length;
   }
@@ -193,7 +183,7 @@ export function pageOf(
   const more = start + limit < ordered.length;
   return {
     items,
-    nextCursor: more && last ? Buffer.from(JSON.stringify(keyOf(last))).toString('base64url') : null,
+    nextCursor: more && last ? encodeCursor(keyOf(last)) : null,
   };
 }
 

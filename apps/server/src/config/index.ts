@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { estimatedSecretBits, isLoopbackHost, MIN_SECRET_BITS, SECRET_VARIABLES } from './guards.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -9,6 +11,47 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (what: string) => z.string().url({ message: `must be a full URL (${what})` });
+
+const seconds = (least: number, most: number) =>
+  z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int({ message: 'must be a whole number of seconds' })
+    .min(least, { message: `must be between ${least} and ${most} seconds` })
+    .max(most, { message: `must be between ${least} and ${most} seconds` });
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One TRUST_PROXY entry: a range name, an IPv4/IPv6 address, or one with a /prefix. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which proxies' X-Forwarded-For is believed. A hop count (`1`: the nearest proxy),
+ * or a comma-separated list of proxy addresses, CIDRs or `loopback`. Unset: no proxy is trusted.
+ */
+const trustProxy = z
+  .string()
+  .transform((v) => v.trim())
+  .refine((v) => /^\d{1,2}$/.test(v) || v.split(',').every((e) => isProxyAddress(e.trim())), {
+    message:
+      'must be a hop count such as 1, or a comma-separated list of proxy addresses or CIDRs such as ' +
+      '127.0.0.1,10.0.0.0/8, or loopback',
+  })
+  .transform((v): number | string[] =>
+    /^\d+$/.test(v)
+      ? Number(v)
+      : v
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
+  );
 
 /**
  * Every environment variable BTalk reads, with its embedded default. The README's configuration
@@ -25,7 +68,13 @@ const Env = z.object({
     .max(65535, { message: 'must be between 0 and 65535' })
     .default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK: bool.default(false),
+  TRUST_PROXY: trustProxy.optional(),
+  REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(120),
+  HEADERS_TIMEOUT_SECONDS: seconds(1, 300).default(10),
+  KEEP_ALIVE_TIMEOUT_SECONDS: seconds(1, 3600).default(72),
   PUBLIC_URL: url('the address browsers use, e.g. https://btalk.example.org').optional(),
+  ALLOW_HTTP_PUBLIC_URL: bool.default(false),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -200,6 +249,20 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /**
+   * Proxies whose X-Forwarded-For gives the client's address (Fastify's `trustProxy`): false for
+   * none, a hop count, or proxy addresses/CIDRs. The sign-in rate limit counts by that address.
+   */
+  trustProxy: false | number | string[];
+  /** Limits on slow clients, in milliseconds (Node's HTTP server). */
+  timeouts: {
+    /** Whole request, headers and body; WebSockets are not limited once upgraded. */
+    requestMs: number;
+    /** Request line and headers. */
+    headersMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveMs: number;
+  };
   /** The origin browsers use, without a trailing slash. */
   publicUrl: string;
   dataDir: string;
@@ -273,7 +336,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0]);
-      return `  ${name}: ${i.message} (got ${JSON.stringify(present[name])})`;
+      // A secret's value is never printed: configuration errors end up in logs and tickets.
+      const got = SECRET_VARIABLES.has(name) ? 'value hidden' : `got ${JSON.stringify(present[name])}`;
+      return `  ${name}: ${i.message} (${got})`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -284,6 +349,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.BTALK_ENV === 'production' && !e.JWT_SECRET) {
     missing.push('  JWT_SECRET: must be set in production (signs access tokens; at least 32 characters)');
+  }
+  if (e.BTALK_ENV === 'production' && e.API_KEY === DEVELOPMENT_API_KEY) {
+    missing.push('  API_KEY: must not be the development key in production (e.g. openssl rand -base64 24)');
+  }
+  if (e.BTALK_ENV === 'production' && e.JWT_SECRET && estimatedSecretBits(e.JWT_SECRET) < MIN_SECRET_BITS) {
+    missing.push(
+      `  JWT_SECRET: is too easy to guess for production (under about ${MIN_SECRET_BITS} bits: repeated, ` +
+        'sequential or few distinct characters); make one with openssl rand -base64 48',
+    );
+  }
+  if (e.BTALK_ENV === 'production' && !e.ALLOW_HTTP_PUBLIC_URL && !e.PUBLIC_URL?.startsWith('https://')) {
+    missing.push(
+      '  PUBLIC_URL: must be an https:// address in production (tokens and cookies would cross the network ' +
+        'in clear); for a lab without TLS, set ALLOW_HTTP_PUBLIC_URL=true',
+    );
   }
   if (e.ENTRA_TENANT_ID && e.OIDC_ISSUER) {
     missing.push('  ENTRA_TENANT_ID, OIDC_ISSUER: set one of them, not both (Entra ID or another issuer)');
@@ -300,6 +380,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'never runs there); see "Production directory" in the README',
     );
   }
+  if (
+    e.BTALK_ENV !== 'production' &&
+    !e.ENTRA_TENANT_ID &&
+    !e.OIDC_ISSUER &&
+    !isLoopbackHost(e.HOST) &&
+    !e.ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK
+  ) {
+    missing.push(
+      `  HOST, ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK: HOST ${JSON.stringify(e.HOST)} serves other machines, ` +
+        'and the built-in development directory lets anyone sign in as the administrator ' +
+        '(admin@btalk.test, password btalk). Listen on 127.0.0.1, set ENTRA_TENANT_ID or OIDC_ISSUER, or, ' +
+        'on a network you trust, set ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK=true',
+    );
+  }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     missing.push(
       '  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)',
@@ -311,6 +405,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.BTALK_ENV,
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY ?? false,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      // Node refuses a headers timeout longer than the request's.
+      headersMs: Math.min(e.HEADERS_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
     publicUrl,
     dataDir: e.DATA_DIR === ':memory:' ? e.DATA_DIR : path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

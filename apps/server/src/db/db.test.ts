@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../ids.ts';
 import { describeEachDatabase, openTestDatabase, type TestDatabase } from '../test/db.ts';
 import { buildUser } from '../test/factories.ts';
-import { checkReady, migrateToLatest } from './index.ts';
+import { checkReady, durabilitySettings, migrateToLatest, openDatabase } from './index.ts';
 import { migrations } from './migrations/index.ts';
 
 describeEachDatabase('storage', (kind) => {
@@ -67,5 +71,26 @@ describeEachDatabase('storage', (kind) => {
   it('makes ids that sort in creation order', async () => {
     const ids = Array.from({ length: 50 }, () => newId());
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('flushes every commit to the disk (no acknowledged write lost to a power cut)', async () => {
+    if (kind === 'postgres') {
+      // BTalk's sessions never turn synchronous_commit off (fsync is the PostgreSQL server's own setting).
+      expect((await durabilitySettings(t.db)).synchronousCommit).not.toBe('off');
+      return;
+    }
+    // The tests' SQLite is in memory: open a file, as the server does.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-db-'));
+    const db = openDatabase({ dataDir });
+    try {
+      // WAL, and synchronous = FULL (2): the WAL is fsynced at every commit. NORMAL would only
+      // fsync at checkpoints, and a power cut could lose the last commits.
+      const pragmas = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely);
+      expect(pragmas.rows[0]?.synchronous).toBe(2);
+      expect(await durabilitySettings(db)).toEqual({ journalMode: 'wal', synchronous: 'full' });
+    } finally {
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/index.ts';
+import { makePrivateFile, makePrivateFolder } from '../files/dataDir.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect } from './sqlite-dialect.ts';
@@ -66,8 +66,10 @@ export function openDatabase(options: OpenOptions): Db {
   }
   let file = ':memory:';
   if (options.dataDir !== ':memory:') {
-    mkdirSync(options.dataDir, { recursive: true });
+    makePrivateFolder(options.dataDir);
     file = path.join(options.dataDir, 'btalk.sqlite');
+    // 0600 before SQLite creates it (0644): its -wal and -shm files take the database file's mode.
+    makePrivateFile(file);
   }
   const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file) });
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
@@ -106,6 +108,34 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** SQLite's `PRAGMA synchronous` values by number. */
+const SQLITE_SYNCHRONOUS = ['off', 'normal', 'full', 'extra'];
+
+/**
+ * How the database makes a commit durable, read on the server's own connection (Kysely keeps one
+ * SQLite connection): SQLite's `journal_mode` and `synchronous` (`full`: the WAL is fsynced at every
+ * commit), PostgreSQL's `fsync` and `synchronous_commit`. Logged at start, where the kill -9 test
+ * reads it: a kill cannot show a missing fsync (the operating system keeps the written pages), only
+ * a power cut could.
+ */
+export async function durabilitySettings(db: Db): Promise<Record<string, string>> {
+  if (db.kind === 'sqlite') {
+    const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
+    const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely);
+    const level = synchronous.rows[0]?.synchronous ?? -1;
+    return {
+      journalMode: String(journal.rows[0]?.journal_mode),
+      synchronous: SQLITE_SYNCHRONOUS[level] ?? String(level),
+    };
+  }
+  const fsync = await sql<{ fsync: string }>`show fsync`.execute(db.kysely);
+  const commit = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db.kysely);
+  return {
+    fsync: String(fsync.rows[0]?.fsync),
+    synchronousCommit: String(commit.rows[0]?.synchronous_commit),
+  };
 }
 
 /** Readiness: the database answers and every migration is applied. Returns the newest applied one. */

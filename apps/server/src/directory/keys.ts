@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JWK } from 'jose';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
 
 /**
  * The development directory's signing key (RS256) as a private JWK. Kept in DATA_DIR/directory-key.json
@@ -16,8 +17,8 @@ export function directorySigningKey(dataDir: string): JWK {
   if (dataDir === ':memory:') return make();
   const file = path.join(dataDir, 'directory-key.json');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(make()), { mode: 0o600, flag: 'wx' });
+    makePrivateFolder(dataDir);
+    writeFileSync(file, JSON.stringify(make()), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   }
   return JSON.parse(readFileSync(file, 'utf8')) as JWK;
 }

@@ -3,6 +3,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * The sign-in page's own Content-Security-Policy, in place of the web app's: its inline <style>
+ * and nothing else (no script at all); the form posts to this origin; no one may frame it.
+ */
+export const LOGIN_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /** What the development directory's sign-in page shows. */
 export interface LoginPageOptions {
   /** Where the form posts. */

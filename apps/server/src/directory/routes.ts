@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerDevelopmentGraph } from './graph.ts';
-import { loginPage } from './loginPage.ts';
+import { LOGIN_PAGE_CSP, loginPage } from './loginPage.ts';
 import { DEVELOPMENT_PASSWORD, personByEmail } from './people.ts';
 import type { DevelopmentDirectory } from './provider.ts';
 
@@ -56,7 +56,7 @@ export async function mountDevelopmentDirectory(
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .header('content-security-policy', LOGIN_PAGE_CSP)
           .send(loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email: hint }));
       });
 
@@ -80,6 +80,7 @@ export async function mountDevelopmentDirectory(
               .status(401)
               .type('text/html; charset=utf-8')
               .header('cache-control', 'no-store')
+              .header('content-security-policy', LOGIN_PAGE_CSP)
               .send(
                 loginPage({
                   action: `${mountPath}/interaction/${details.uid}/login`,

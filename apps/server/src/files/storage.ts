@@ -1,9 +1,9 @@
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './dataDir.ts';
 
 /**
  * Where attachment contents live, by server-made key. Small on purpose, so that an S3-compatible
@@ -25,14 +25,24 @@ export interface FileStorage {
 /** Server-made keys only: never a name a client chose, so no path can escape the folder. */
 const KEY = /^[0-9a-f-]{36}$/;
 
+/** Flushes a folder's entries (a new file's name, a new subfolder) to the disk. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Keeps files in a local folder (`DATA_DIR/files`), one file per key. */
 export class LocalFileStorage implements FileStorage {
   readonly folder: string;
   readonly #temporary: boolean;
 
-  /** `folder` is created if missing; `temporary` folders are removed on close (tests). */
+  /** `folder` is created (0700) if missing; `temporary` folders are removed on close (tests). */
   constructor(folder: string, temporary = false) {
-    mkdirSync(folder, { recursive: true });
+    makePrivateFolder(folder);
     this.folder = folder;
     this.#temporary = temporary;
   }
@@ -43,16 +53,34 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.folder, key.slice(-2), key);
   }
 
+  /**
+   * Writes the file (0600) and flushes it and its folder to the disk before answering, so that an
+   * upload that was acknowledged survives a crash or a power cut, as the post naming it does.
+   */
   async put(key: string, content: Readable): Promise<number> {
     const file = this.#path(key);
-    mkdirSync(path.dirname(file), { recursive: true });
+    const folder = path.dirname(file);
+    const created = mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    if (created) await syncFolder(this.folder);
+    let size = 0;
+    const handle = await open(file, 'wx', PRIVATE_FILE_MODE);
     try {
-      await pipeline(content, createWriteStream(file, { flags: 'wx' }));
+      try {
+        for await (const chunk of content) {
+          const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
+          size += bytes.length;
+        }
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await syncFolder(folder);
     } catch (error) {
       await rm(file, { force: true });
       throw error;
     }
-    return (await stat(file)).size;
+    return size;
   }
 
   async head(key: string, bytes: number): Promise<Buffer> {

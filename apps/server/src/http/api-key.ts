@@ -9,13 +9,25 @@ function same(a: string, b: string): boolean {
 }
 
 /**
- * Every `/api` request carries the web client's key in `x-api-key` (SPEC.md section 6).
+ * Every `/api` route takes the web client's key in `x-api-key` (SPEC.md section 6), but those that
+ * `exempt` names by their route pattern (`/api/health`) or, for a wildcard route, decoded path.
  * Registered as an onRequest hook, so it runs before parsing, validation and authentication.
  */
-export function registerApiKeyCheck(app: FastifyInstance, apiKey: string, exempt: (url: string) => boolean) {
+export function registerApiKeyCheck(
+  app: FastifyInstance,
+  apiKey: string,
+  exempt: (route: string) => boolean,
+) {
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
-    if (exempt(request.url)) return;
+    // The route the router matched, not the raw URL: the router decodes `/%61pi/topics` to
+    // /api/topics, so a check on `request.url` would let the encoded spelling through.
+    const route = request.routeOptions.url;
+    if (route === undefined || !(route === '/api' || route.startsWith('/api/'))) return;
+    // A wildcard route (the /api 404) is judged by the path the router decoded for it, so that
+    // another method on an exempt path is a 404 there too.
+    const wildcard = (request.params as { '*'?: unknown })['*'];
+    const path = route.endsWith('/*') && typeof wildcard === 'string' ? route.slice(0, -1) + wildcard : route;
+    if (exempt(path)) return;
     const sent = request.headers['x-api-key'];
     if (typeof sent !== 'string' || !same(sent, apiKey)) {
       throw new AppError(

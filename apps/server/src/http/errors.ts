@@ -64,6 +64,14 @@ function fieldErrors(error: FastifyError): FieldError[] {
   });
 }
 
+/**
+ * PostgreSQL's SQLSTATEs for a value it cannot read or store (class 22): 22P02 invalid text
+ * representation, 22P05 untranslatable character, 22021 character not in repertoire (a NUL in
+ * text), 22007 invalid datetime format, 22008 datetime field overflow, 22003 numeric value out of
+ * range. They come from what a client sent, so they are a 400, not a 500.
+ */
+const POSTGRES_BAD_INPUT = new Set(['22P02', '22P05', '22021', '22007', '22008', '22003']);
+
 function send(reply: FastifyReply, status: number, body: ErrorEnvelope): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
@@ -112,6 +120,16 @@ export function errorHandler(
         message: 'The request body is too large.',
         requestId,
       });
+  }
+  if (POSTGRES_BAD_INPUT.has(String(error.code))) {
+    // A safety net: input checks should refuse such values first, naming the field. The database's
+    // own message is logged, not sent: it may quote the value.
+    request.log.warn({ err: error }, 'the database refused a value of the request');
+    return send(reply, 400, {
+      code: ErrorCode.validation,
+      message: 'A value in the request is not valid text, number or date: check what you sent.',
+      requestId,
+    });
   }
   if (error.statusCode === 429) {
     return send(reply, 429, { code: ErrorCode.rateLimited, message: error.message, requestId });

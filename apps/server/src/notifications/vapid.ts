@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import webPush from 'web-push';
 import type { Config } from '../config/index.ts';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
 
 /** The server's VAPID identity for Web Push (RFC 8292). */
 export interface VapidKeys {
@@ -29,8 +30,8 @@ export function loadVapidKeys(config: Config): VapidKeys | null {
     return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
   }
   const made = webPush.generateVAPIDKeys();
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(made), { mode: 0o600 });
-  chmodSync(file, 0o600);
+  makePrivateFolder(config.dataDir);
+  writeFileSync(file, JSON.stringify(made), { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
   return { ...made, subject };
 }

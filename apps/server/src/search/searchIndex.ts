@@ -68,7 +68,7 @@ export async function searchVisible(
   limit: number,
 ) {
   const terms = searchTerms(q);
-  const after = decodeCursor<[string, number]>(cursor, ['string', 'number']);
+  const after = decodeCursor<[string, number]>(cursor, ['timestamp', 'number']);
   let query = db
     .selectFrom('search_documents as d')
     .innerJoin('topics', 'topics.id', 'd.topic_id')

@@ -275,6 +275,14 @@ describeEachDatabase('call-tree events API', (kind) => {
     expect(reminded.map((r) => r.user_id).sort()).toEqual([org.b1.id, org.c2.id].sort());
   });
 
+  it('exports notes that start a formula on any line as text', async () => {
+    const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
+    await answer(h.c1, event.id, { optionId: 'need_help', note: '=1+1\n@SUM(A1)\u2028-2' });
+    const csv = await req('GET', `/api/calltree/events/${event.id}/report.csv`, admin.headers);
+    const row = Papa.parse<string[]>(csv.body.trim()).data.find((r) => r[1] === org.c1.email);
+    expect(row?.[5]).toBe("'=1+1\n'@SUM(A1)\u2028'-2");
+  });
+
   it('exports the event as CSV matching the roll-up, and summarises time to 50/90/100 %', async () => {
     const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
     await answer(h.c1, event.id, { optionId: 'need_help', note: '=HYPERLINK("x"), hurt ankle' });

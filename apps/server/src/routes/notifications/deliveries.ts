@@ -38,7 +38,7 @@ export function notificationDeliveryRoutes(ctx: AppContext): FastifyPluginAsyncZ
       async (request) => {
         const me = request.user;
         const { status, cursor, limit } = request.query;
-        const after = decodeCursor<[string, string]>(cursor, ['string', 'string']);
+        const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
         authorize(me, 'list');
         let query = selectDeliveries(db)
           .where('d.status', '=', status)

@@ -34,7 +34,7 @@ export function notificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const me = request.user;
         authorize(me, 'list');
         const { cursor, limit } = request.query;
-        const after = decodeCursor<[string, string]>(cursor, ['string', 'string']);
+        const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
         let query = db
           .selectFrom('notifications')
           .selectAll()

@@ -9,8 +9,8 @@ import { testConfig, useTestServer } from '../../test/server.ts';
 describeEachDatabase('system routes', (kind) => {
   const server = useTestServer(kind);
 
-  it('requires the x-api-key header', async () => {
-    const res = await server.request({ method: 'GET', url: '/api/health', headers: { 'x-api-key': '' } });
+  it('requires the x-api-key header on the API', async () => {
+    const res = await server.request({ method: 'GET', url: '/api/topics', headers: { 'x-api-key': '' } });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({
       code: ErrorCode.badApiKey,
@@ -21,11 +21,23 @@ describeEachDatabase('system routes', (kind) => {
   it('refuses a wrong x-api-key', async () => {
     const res = await server.request({
       method: 'GET',
-      url: '/api/health',
+      url: '/api/topics',
       headers: { 'x-api-key': 'nope-nope-nope' },
     });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe(ErrorCode.badApiKey);
+  });
+
+  it('answers health and ready without a key, as probes call them, and says nothing secret', async () => {
+    for (const url of ['/api/health', '/api/ready']) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(Object.keys(data).sort()).toEqual(
+        url === '/api/health' ? ['status', 'uptimeSeconds', 'version'] : ['database', 'migration', 'status'],
+      );
+      expect(res.body).not.toMatch(/postgres:|secret|password|\/work\/|data_dir|btalk_test_/i);
+    }
   });
 
   it('answers health in the envelope', async () => {
@@ -63,6 +75,9 @@ describeEachDatabase('system routes', (kind) => {
     const res = await server.app.inject({ method: 'GET', url: '/api/docs' });
     expect(res.statusCode).toBe(200);
     expect(res.json().paths).toHaveProperty('/api/health');
+    // The probes' routes are documented as taking no key.
+    expect(res.json().paths['/api/health'].get.security).toEqual([]);
+    expect(res.json().paths['/api/ready'].get.security).toEqual([]);
   });
 });
 
@@ -87,6 +102,19 @@ describe('unexpected errors', () => {
     expect(body.requestId).toBe(res.headers['x-request-id']);
     expect(res.body).not.toContain('hunter2');
     expect(res.body).not.toContain('.ts:');
+  });
+
+  it('answer not ready without the database error, which may name hosts, users or paths', async () => {
+    const unreachable = openDatabase({
+      databaseUrl: 'postgres://btalk:hunter2@127.0.0.1:1/nowhere',
+      dataDir: ':memory:',
+    });
+    const app = await buildApp(createContext(config, unreachable, 'test'), { logger: false });
+    const res = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().code).toBe(ErrorCode.unavailable);
+    expect(res.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|hunter2|btalk:/);
+    await app.close();
   });
 
   it('answers the web app with a clear page when it is not built', async () => {

@@ -5,12 +5,22 @@ import { checkReady } from '../../db/index.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 
-/** `GET /api/health` and `GET /api/ready`: liveness and readiness for probes and operators. */
+/**
+ * `GET /api/health` and `GET /api/ready`: liveness and readiness for probes and operators. Both answer
+ * without `x-api-key` (app.ts), so they say nothing secret: a status, the version, the database kind
+ * and the newest migration's name.
+ */
 export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/health',
-      { schema: { summary: 'The process is alive', response: { 200: okEnvelope(HealthResponse) } } },
+      {
+        schema: {
+          summary: 'The process is alive (no x-api-key needed)',
+          security: [],
+          response: { 200: okEnvelope(HealthResponse) },
+        },
+      },
       async () =>
         ok({ status: 'ok' as const, version: ctx.version, uptimeSeconds: Math.round(process.uptime()) }),
     );
@@ -19,13 +29,22 @@ export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/ready',
       {
         schema: {
-          summary: 'The database is reachable and migrated',
+          summary: 'The database is reachable and migrated (no x-api-key needed)',
+          security: [],
           response: { 200: okEnvelope(ReadyResponse) },
         },
       },
-      async () => {
+      async (request) => {
         const ready = await checkReady(ctx.db);
-        if (!ready.ok) throw new AppError('unavailable', `Not ready: ${ready.reason ?? 'unknown reason'}`);
+        if (!ready.ok) {
+          // Probes call this without a key: the reason (a driver's message may name hosts, users or
+          // paths) goes to the log only.
+          request.log.warn({ reason: ready.reason }, 'not ready');
+          throw new AppError(
+            'unavailable',
+            'Not ready: the database is unreachable or not migrated (see the log).',
+          );
+        }
         return ok({ status: 'ready' as const, database: ctx.db.kind, migration: ready.migration });
       },
     );

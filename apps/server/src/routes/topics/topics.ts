@@ -51,7 +51,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { user } = request;
         const { cursor, limit, scope, archived } = request.query;
-        const after = decodeCursor<[string, string]>(cursor, ['string', 'string']);
+        const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
         let query = selectTopics(ctx.db.kysely, user.id)
           .where(visibleTo(user.id))
           .where('topics.archived_at', archived === 'true' ? 'is not' : 'is', null);

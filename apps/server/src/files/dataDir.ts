@@ -1,0 +1,56 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Folders in DATA_DIR: the server's user only. */
+export const PRIVATE_FOLDER_MODE = 0o700;
+/** Files in DATA_DIR (database, secrets, keys, attachments): the server's user only. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Creates a folder and its missing parents, readable by the server's user only. */
+export function makePrivateFolder(folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+}
+
+/**
+ * Creates an empty file readable by the server's user only, unless it exists. SQLite gives its WAL
+ * and shared-memory files the mode of the database file, so creating that one first is enough.
+ */
+export function makePrivateFile(file: string): void {
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+}
+
+/** Sets `mode` when others (group or world) may read or enter `target`; answers whether it did. */
+function tighten(target: string, mode: number): boolean {
+  if ((statSync(target).mode & 0o077) === 0) return false;
+  chmodSync(target, mode);
+  return true;
+}
+
+/**
+ * Makes DATA_DIR private before the server uses it: creates it (0700), and tightens what an older
+ * BTalk, a restored backup or an operator left open to other users: DATA_DIR, its folders and the
+ * attachment folders to 0700, the files directly in it (database, WAL, token secret, keys) to 0600.
+ * Attachment files are not walked: their folders already shut others out. Answers the paths it
+ * changed, for a log line. Symbolic links are left alone.
+ */
+export function secureDataDir(dataDir: string): string[] {
+  if (dataDir === ':memory:') return [];
+  makePrivateFolder(dataDir);
+  const changed: string[] = [];
+  const visit = (target: string, mode: number) => {
+    if (tighten(target, mode)) changed.push(target);
+  };
+  visit(dataDir, PRIVATE_FOLDER_MODE);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
+    const target = path.join(dataDir, entry.name);
+    if (entry.isFile()) visit(target, PRIVATE_FILE_MODE);
+    else if (entry.isDirectory()) visit(target, PRIVATE_FOLDER_MODE);
+  }
+  const files = path.join(dataDir, 'files');
+  if (existsSync(files)) {
+    for (const entry of readdirSync(files, { withFileTypes: true })) {
+      if (entry.isDirectory()) visit(path.join(files, entry.name), PRIVATE_FOLDER_MODE);
+    }
+  }
+  return changed;
+}

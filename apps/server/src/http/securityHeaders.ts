@@ -1,0 +1,90 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/index.ts';
+
+/**
+ * The hosts that may show BTalk in a frame: Microsoft Teams and the Microsoft 365 apps that host
+ * Teams tabs, as Microsoft lists them for a tab's `frame-ancestors` ("Tab requirements" in the
+ * Teams platform documentation). Nobody else may frame it (clickjacking).
+ */
+export const TAB_HOSTS = [
+  'https://teams.microsoft.com',
+  'https://*.teams.microsoft.com',
+  'https://*.cloud.microsoft',
+  'https://*.office.com',
+  'https://*.microsoft365.com',
+  'https://outlook.office.com',
+  'https://outlook.office365.com',
+];
+
+/**
+ * Paths whose pages take part in a sign-in popup, which hands the session back through
+ * `window.opener`: they send no Cross-Origin-Opener-Policy. The popup comes back to /aad/callback
+ * from the directory's pages; if the two policies differ, the browser moves the popup to a new
+ * browsing context group and `window.opener` becomes null.
+ */
+const SIGN_IN_PATHS = ['/aad/callback', '/directory'];
+
+/** The Content-Security-Policy directives of BTalk's pages (the web app and the API alike). */
+export function contentSecurityPolicy(config: Config): Record<string, string[]> {
+  const site = new URL(config.publicUrl);
+  const socket = `${site.protocol === 'https:' ? 'wss:' : 'ws:'}//${site.host}`;
+  // The web app's Graph client (photos, profile) calls the directory's Graph from the browser.
+  const graph = config.directory.graphBase ? [new URL(config.directory.graphBase).origin] : [];
+  return {
+    'default-src': ["'self'"],
+    // Scripts from this origin only: index.html has no inline script (the service worker is
+    // registered by an external registerSW.js), so neither 'unsafe-inline' nor 'unsafe-eval'.
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // MUI (emotion) inserts <style> elements at run time and sets style attributes: without
+    // 'unsafe-inline' for styles the app renders unstyled. Styles cannot run code.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Photos from Graph are shown as data: URLs, downloaded attachments as blob: URLs.
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    // The API (PUBLIC_URL's origin, also when the page was opened under another name), the
+    // realtime WebSocket, and the directory's Graph.
+    'connect-src': [...new Set(["'self'", site.origin, socket, ...graph])],
+    'media-src': ["'self'", 'blob:'],
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'frame-ancestors': ["'self'", ...TAB_HOSTS],
+    // Forms post to this origin only (the development directory's sign-in form is at /directory).
+    'form-action': ["'self'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+    ...(site.protocol === 'https:' ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/**
+ * Security headers on every response (@fastify/helmet): the Content-Security-Policy above,
+ * Referrer-Policy, nosniff, HSTS when PUBLIC_URL is https, and Cross-Origin-Opener-Policy outside
+ * the sign-in pages. No X-Frame-Options: it cannot name Teams, and `frame-ancestors` does its job.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const https = new URL(config.publicUrl).protocol === 'https:';
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    // Over plain http (development) HSTS would be ignored at best, and would pin localhost at worst.
+    // This host only: BTalk does not speak for the other names under its domain.
+    strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
+    xFrameOptions: false,
+    // require-corp would block what the app shows from elsewhere (photos) for no gain: BTalk
+    // needs no cross-origin isolation.
+    crossOriginEmbedderPolicy: false,
+    // Set per path below.
+    crossOriginOpenerPolicy: false,
+    // Not no-referrer: with it, browsers send `Origin: null` on same-origin POSTs and form posts.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (!SIGN_IN_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) {
+      // Keeps pages of other origins that open BTalk from holding a handle on its window, while
+      // BTalk's own sign-in popup keeps its opener.
+      reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
+    }
+  });
+}
