@@ -99,7 +99,9 @@ test('an answer queued when the app was closed offline is sent when the app star
   const title = 'Power cut, building C';
   const { admin, person, history } = await drillFor(browser, baseURL!, 'Somsri Offline', title);
   const page = await browserOf(browser, baseURL!, person.id);
-  await expect(page.getByRole('alert', { name: `Call tree event: ${title}` })).toBeVisible();
+  await expect(page.getByRole('alert', { name: `Call tree event: ${title}` })).toBeVisible({
+    timeout: 15_000,
+  });
   const item = await answerOffline(page, title);
   const context = page.context();
   await page.close();

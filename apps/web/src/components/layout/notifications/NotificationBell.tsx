@@ -62,6 +62,7 @@ export function NotificationBell() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const live = useLiveNotifications(signedIn);
   const headingId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
   const list = useQuery({
     queryKey: notificationKeys.list(),
     queryFn: () => api.notifications.list(),
@@ -133,7 +134,12 @@ export function NotificationBell() {
             size="small"
             startIcon={<DoneAll />}
             disabled={unread === 0}
-            onClick={() => markRead.mutate({ all: true })}
+            onClick={() => {
+              // The button is disabled once nothing is unread: focus moves into the list first, so
+              // the keyboard (Escape, arrows) keeps working in the open menu.
+              listRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+              markRead.mutate({ all: true });
+            }}
           >
             {t('notifications.markAllRead')}
           </Button>
@@ -149,7 +155,7 @@ export function NotificationBell() {
             </IconButton>
           </Tooltip>
         </Box>
-        <MenuList autoFocusItem aria-labelledby={headingId} sx={{ overflowY: 'auto', py: 0 }}>
+        <MenuList ref={listRef} autoFocusItem aria-labelledby={headingId} sx={{ overflowY: 'auto', py: 0 }}>
           {notificationMenuItems({
             query: list,
             t,
