@@ -10,13 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import { type Db, migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
-import { directory } from './directory.ts';
+import { directory, listenAs } from './directory.ts';
 
 const PEOPLE = Number(process.argv[2] ?? 10_000);
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,25 +34,7 @@ async function run(label: string, db: Db): Promise<void> {
   await insertInChunks(db.kysely, 'users', people);
   const config = loadConfig({ BTALK_ENV: 'test', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' });
   const ctx = createContext(config, db, 'bench');
-  const app = await buildApp(ctx, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
-  const headers = {
-    'content-type': 'application/json',
-    'x-api-key': config.apiKey,
-    authorization: `Bearer ${await ctx.tokens.sign(people[0]!.id, newId())}`,
-  };
-  const call = async (method: string, url: string, body?: object) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-    return { json: JSON.parse(text), bytes: text.length };
-  };
+  const { base, headers, call, close } = await listenAs(ctx, people[0]!.id);
   try {
     const [tree, buildMs] = await timed(() =>
       call('POST', '/calltree/trees', { name: 'Everyone', rootUserId: people[0]!.id }),
@@ -126,7 +107,7 @@ async function run(label: string, db: Db): Promise<void> {
       }),
     );
   } finally {
-    await app.close();
+    await close();
   }
 }
 

@@ -1,3 +1,5 @@
+import { buildApp } from '../apps/server/src/app.ts';
+import type { AppContext } from '../apps/server/src/context.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
 
@@ -27,4 +29,31 @@ export function directory(count: number): NewUserRow[] {
     created_at: at,
     updated_at: at,
   }));
+}
+
+/**
+ * Builds and starts the app on a loopback port and answers `call(method, url, body)`, which calls
+ * its API as `userId` (answering the parsed JSON and the body's size), and `close()`.
+ */
+export async function listenAs(ctx: AppContext, userId: string) {
+  const app = await buildApp(ctx, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
+  const headers = {
+    'content-type': 'application/json',
+    'x-api-key': ctx.config.apiKey,
+    authorization: `Bearer ${await ctx.tokens.sign(userId, newId())}`,
+  };
+  const call = async (method: string, url: string, body?: object) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+    return { json: JSON.parse(text), bytes: text.length };
+  };
+  return { base, headers, call, close: () => app.close() };
 }

@@ -11,7 +11,6 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
@@ -20,7 +19,7 @@ import { newId, now } from '../apps/server/src/ids.ts';
 import { createPushChannel } from '../apps/server/src/notifications/channels/push.ts';
 import { DEFAULT_SETTINGS } from '../apps/server/src/notifications/settings.ts';
 import { NotificationWorker } from '../apps/server/src/notifications/worker.ts';
-import { directory } from './directory.ts';
+import { directory, listenAs } from './directory.ts';
 
 const PEOPLE = Number(process.argv[2] ?? 10_000);
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -105,29 +104,12 @@ async function run(label: string, db: Db): Promise<void> {
       };
     }),
   );
-  const app = await buildApp(ctx, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api`;
-  const headers = {
-    'content-type': 'application/json',
-    'x-api-key': config.apiKey,
-    authorization: `Bearer ${await ctx.tokens.sign(people[0]!.id, newId())}`,
-  };
-  const call = async (method: string, url: string, body?: object) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
-  };
+  const { call, close } = await listenAs(ctx, people[0]!.id);
   try {
-    const tree = await call('POST', '/calltree/trees', { name: 'Everyone', rootUserId: people[0]!.id });
+    const tree = (await call('POST', '/calltree/trees', { name: 'Everyone', rootUserId: people[0]!.id }))
+      .json;
     const t0 = performance.now();
-    const event = await call('POST', `/calltree/trees/${tree.data.tree.id}/events`, {
+    const { json: event } = await call('POST', `/calltree/trees/${tree.data.tree.id}/events`, {
       title: 'Bench drill',
       message: 'Answer now.',
       kind: 'drill',
@@ -172,7 +154,7 @@ async function run(label: string, db: Db): Promise<void> {
       }),
     );
   } finally {
-    await app.close();
+    await close();
     push.close();
   }
 }
