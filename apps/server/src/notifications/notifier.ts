@@ -91,7 +91,7 @@ export async function withdrawNotifications(
   const ids = rows.map((r) => r.id);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    await trx.deleteFrom('notification_deliveries').where('notification_id', 'in', chunk).execute();
+    // Their deliveries go with them (ON DELETE CASCADE, foreign keys are on in both engines).
     await trx.deleteFrom('notifications').where('id', 'in', chunk).execute();
   }
   const byUser = new Map<string, string[]>();

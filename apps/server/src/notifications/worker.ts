@@ -8,6 +8,9 @@ import type { Channel, OutgoingMessage, SendResult } from './channels/channel.ts
 import { claimDueDeliveries, dispatchNotifications, markFailed, markSent, markSkipped } from './outbox.ts';
 import { pathOf, pathOfMany, wordMany, wordOne } from './wording.ts';
 
+/** How long after a commit the worker looks at the outbox (commits in between share the look). */
+const COMMIT_WAKE_MS = 50;
+
 /** What the worker needs. */
 export interface WorkerOptions {
   db: Kysely<Database>;
@@ -60,6 +63,7 @@ export class NotificationWorker {
   readonly #o: Required<Omit<WorkerOptions, 'bus' | 'onError'>> & Pick<WorkerOptions, 'bus' | 'onError'>;
   readonly #channels: Map<ChannelName, Channel>;
   #timer: NodeJS.Timeout | null = null;
+  #soon: NodeJS.Timeout | null = null;
   #unsubscribe: (() => void) | null = null;
   #running: Promise<void> | null = null;
   #again = false;
@@ -81,7 +85,7 @@ export class NotificationWorker {
   /** Starts working: after every commit and every `pollMs`. */
   start(): void {
     this.#stopped = false;
-    this.#unsubscribe = this.#o.bus?.onCommitted(() => this.wake()) ?? null;
+    this.#unsubscribe = this.#o.bus?.onCommitted(() => this.#wakeSoon()) ?? null;
     const tick = () => {
       this.wake();
       this.#timer = setTimeout(tick, this.#o.pollMs);
@@ -90,7 +94,21 @@ export class NotificationWorker {
     tick();
   }
 
-  /** Asks for a round soon (one at a time; a wake during a round runs another after it). */
+  /**
+   * A commit asks for a round after COMMIT_WAKE_MS: most commits (posts, reads, answers) write no
+   * notification, and under load a round per commit would add two transactions to every write.
+   * Commits in that window share one round; a notification waits at most that long more.
+   */
+  #wakeSoon(): void {
+    if (this.#soon) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = null;
+      this.wake();
+    }, COMMIT_WAKE_MS);
+    this.#soon.unref();
+  }
+
+  /** Asks for a round now (one at a time; a wake during a round runs another after it). */
   wake(): void {
     if (this.#stopped) return;
     if (this.#running) {
@@ -115,6 +133,7 @@ export class NotificationWorker {
     this.#stopped = true;
     this.#unsubscribe?.();
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#soon) clearTimeout(this.#soon);
     await this.#running;
     await Promise.all([...this.#channels.values()].map((c) => c.close?.()));
   }
