@@ -2,6 +2,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import type { AppContext } from '../apps/server/src/context.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
+import { sessionToken } from '../apps/server/src/test/session.ts';
 
 /** Reports per manager in the benchmarks' directories. */
 const FANOUT = 10;
@@ -43,7 +44,7 @@ export async function listenAs(ctx: AppContext, userId: string) {
   const headers = {
     'content-type': 'application/json',
     'x-api-key': ctx.config.apiKey,
-    authorization: `Bearer ${await ctx.tokens.sign(userId, newId())}`,
+    authorization: `Bearer ${await sessionToken({ ctx }, userId)}`,
   };
   const call = async (method: string, url: string, body?: object) => {
     const res = await fetch(`${base}${url}`, {

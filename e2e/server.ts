@@ -49,6 +49,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
         PUBLIC_URL: url,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // The specs write topics of up to 140 posts as one person through the API in seconds.
+        WRITE_RATE_LIMIT_PER_MINUTE: '1000',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -92,17 +92,35 @@ export function userIdByEmail(dataDir: string, email: string): string {
   }
 }
 
+/** Opens a session row for the person, as a sign-in does: the server refuses tokens of no open session. */
+function openSession(dataDir: string, userId: string): string {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  const db = openDatabase(dataDir);
+  try {
+    db.prepare(
+      `INSERT INTO sessions (id, user_id, kind, directory_access_token, directory_access_expires_at,
+         directory_refresh_token, created_at, refreshed_at, revoked_at, revoked_reason)
+       VALUES (?, ?, 'web', 'injected by the browser tests', ?, NULL, ?, ?, NULL, NULL)`,
+    ).run(id, userId, at, at, at);
+    return id;
+  } finally {
+    db.close();
+  }
+}
+
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** An access token exactly as the server signs them (HS256 with its DATA_DIR/token-secret). */
 export function accessTokenFor(dataDir: string, issuer: string, userId: string): string {
   const secret = readFileSync(path.join(dataDir, 'token-secret'), 'utf8').trim();
   const now = Math.floor(Date.now() / 1000);
+  const sid = openSession(dataDir, userId);
   const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const claims = b64url(
     JSON.stringify({
       sub: userId,
-      sid: randomUUID(),
+      sid,
       iss: issuer,
       aud: 'btalk-api',
       iat: now,

@@ -89,7 +89,7 @@ test('an admin runs a drill on a branch of 10: answers, an answer on behalf, liv
   if (await openTree.isVisible()) await openTree.click();
   await expect(treeDialog).toBeVisible();
 
-  // Somchai's branch has 9 seeded people: the admin adds a tenth under him, found by directory search.
+  // Somchai's branch has 9 seeded people: the admin adds a tenth under him, found with the people search.
   insertPerson(serverDataDir(), 'Nok Saetang', { acceptedTerms: true });
   await treeDialog.getByRole('combobox', { name: 'Add a person' }).fill('Nok Saet');
   await admin.getByRole('option', { name: /Nok Saetang/ }).click();

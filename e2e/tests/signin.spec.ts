@@ -71,6 +71,46 @@ test('signs in through the directory, lands on the page started from, survives a
   expect((await storedSession(page)).btalk_token).toBeTruthy();
 });
 
+test('a callback address from one browser does not sign another browser in (login CSRF)', async ({
+  browser,
+  baseURL,
+}) => {
+  const MALEE = 'malee@btalk.test';
+  acceptTermsFor(serverDataDir(), MALEE);
+  const attackers = await browser.newContext();
+  const victims = await browser.newContext();
+  try {
+    // Someone signs in as themselves and keeps the callback address instead of letting it finish.
+    const attacker = await attackers.newPage();
+    await attacker.route('**/api/auth/code', (route) => route.abort());
+    await attacker.goto(`${baseURL}/login`);
+    await fillDirectorySignIn(attacker, MALEE);
+    await attacker.waitForURL(/\/aad\/callback\?code=/);
+    const link = attacker.url();
+
+    // The link opened in another browser: refused before any code exchange, and nobody signed in.
+    const victim = await victims.newPage();
+    const refused = victim.waitForResponse((r) => r.url().endsWith('/api/auth/code'));
+    await victim.goto(link);
+    expect((await refused).status()).toBe(400);
+    await expect(victim.getByRole('alert')).toHaveText(
+      "This sign-in was started in another browser, or this browser's cookies were cleared meanwhile, so it cannot finish here. Start signing in again from this browser.",
+    );
+    expect((await storedSession(victim)).btalk_token ?? null).toBeNull();
+
+    // The browser that started it still can (the refusal spent nothing), as a sign-in normally does.
+    await attacker.unroute('**/api/auth/code');
+    const exchanged = attacker.waitForResponse((r) => r.url().endsWith('/api/auth/code'));
+    await attacker.goto(link);
+    expect((await exchanged).status()).toBe(200);
+    await attacker.getByRole('button', { name: 'Account menu' }).click();
+    await expect(attacker.getByRole('menuitem', { name: /Malee Srisuk|มาลี ศรีสุข/ })).toBeVisible();
+  } finally {
+    await attackers.close();
+    await victims.close();
+  }
+});
+
 test('an expired access token is refreshed once and the request repeated, also with two tabs', async ({
   browser,
 }) => {

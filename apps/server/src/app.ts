@@ -14,6 +14,7 @@ import { registerDevelopmentDirectory } from './directory/index.ts';
 import { registerApiKeyCheck } from './http/api-key.ts';
 import { AppError, errorHandler } from './http/errors.ts';
 import { registerNulByteCheck } from './http/nul-bytes.ts';
+import { registerRateLimits } from './http/rateLimits.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
@@ -112,6 +113,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(
     async (api) => {
+      // One limiter (and Redis connection) for every route that asks for a limit.
+      await registerRateLimits(api, ctx);
       for (const routes of apiRoutes(ctx)) await api.register(routes);
       api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
       // Anything else under /api is a 404 in the envelope, not the web app's index.html.

@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from './config/index.ts';
 import { createContext } from './context.ts';
 import { durabilitySettings, migrateToLatest, openConfiguredDatabase } from './db/index.ts';
 import { seedDevelopment } from './directory/seedDevelopment.ts';
+import { DirectorySyncScheduler } from './directory/syncScheduler.ts';
 import { secureDataDir } from './files/dataDir.ts';
+import { UploadCleaner } from './files/uploadCleaner.ts';
 import { NotificationWorker } from './notifications/worker.ts';
 import { serverVersion } from './version.ts';
 
@@ -58,6 +60,26 @@ async function main(): Promise<void> {
     onError: (error) => app.log.error({ err: error }, 'notification delivery round failed; retrying'),
   });
 
+  // Uploads never taken into a post: every instance runs the clean-up; each row is deleted once.
+  const uploads = new UploadCleaner({
+    db: db.kysely,
+    files: ctx.files,
+    ttlHours: config.uploads.unpostedTtlHours,
+    onRemoved: (count) => app.log.info({ count }, 'removed uploads that were never posted'),
+    onError: (error) => app.log.error({ err: error }, 'clean-up of unposted uploads failed; retrying'),
+  });
+
+  // Directory sync (people, admin roles, disabled accounts): one instance per interval, by a lease.
+  const directorySync =
+    config.directorySyncIntervalMinutes > 0
+      ? new DirectorySyncScheduler({
+          ctx,
+          intervalMs: config.directorySyncIntervalMinutes * 60_000,
+          onSynced: (summary) => app.log.info(summary, 'directory sync done'),
+          onError: (error) => app.log.error({ err: error }, 'directory sync failed; retrying next interval'),
+        })
+      : null;
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -67,7 +89,7 @@ async function main(): Promise<void> {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    Promise.all([escalations.stop(), deliveries.stop()])
+    Promise.all([escalations.stop(), deliveries.stop(), uploads.stop(), directorySync?.stop()])
       .then(() => app.close())
       .then(
         () => process.exit(0),
@@ -83,6 +105,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   escalations.start();
   deliveries.start();
+  directorySync?.start();
+  uploads.start();
   app.log.info(
     { database: db.kind, url: config.publicUrl, durability: await durabilitySettings(db) },
     `BTalk ${serverVersion} is running at ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,

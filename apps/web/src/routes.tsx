@@ -35,6 +35,7 @@ const NotFound = lazy(() => import('./scenes/NotFound/NotFound.tsx'));
 const Unsubscribe = lazy(() => import('./scenes/Unsubscribe/Unsubscribe.tsx'));
 const TermsAdmin = lazy(() => import('./scenes/TermsAdmin/TermsAdmin.tsx'));
 const DeliveriesAdmin = lazy(() => import('./scenes/DeliveriesAdmin/DeliveriesAdmin.tsx'));
+const PeopleAdmin = lazy(() => import('./scenes/PeopleAdmin/PeopleAdmin.tsx'));
 const NotificationSettings = lazy(() => import('./scenes/NotificationSettings/NotificationSettings.tsx'));
 
 /**
@@ -94,6 +95,7 @@ export const routes: RouteObject[] = [
               { path: 'calltree/event/:id', element: <CallTreeEvent /> },
               { path: 'admin/terms', element: <TermsAdmin /> },
               { path: 'admin/notifications', element: <DeliveriesAdmin /> },
+              { path: 'admin/people', element: <PeopleAdmin /> },
               { path: 'settings/notifications', element: <NotificationSettings /> },
             ],
           },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_VIEW_PATH_LENGTH } from './limits.ts';
 
 /** `POST /api/analytics/pageviews`: the web app reports that a screen was shown. */
 export const PageViewRequest = z.object({
@@ -6,7 +7,7 @@ export const PageViewRequest = z.object({
   path: z
     .string()
     .min(1)
-    .max(512)
+    .max(MAX_PAGE_VIEW_PATH_LENGTH)
     .regex(/^\/[^?#\s]*$/, { message: 'must be a path that starts with / and has no query, hash or spaces' }),
   /** The language the screen was shown in. */
   locale: z.enum(['th', 'en']).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { User } from './users.ts';
+import { Me } from './users.ts';
 
 /** `GET /api/auth/aad` query: which callback address the browser will come back to. */
 export const AadQuery = z.object({
@@ -23,7 +23,11 @@ export const AadResponse = z.object({
 });
 export type AadResponse = z.infer<typeof AadResponse>;
 
-/** `POST /api/auth/code` request: the query parameters the directory put on `/aad/callback`. */
+/**
+ * `POST /api/auth/code` request: the query parameters the directory put on `/aad/callback`. Only the
+ * browser that called `GET /api/auth/aad` for this state may send it: it carries the sign-in cookie
+ * that call set (otherwise 400 naming `SIGN_IN_BROWSER_FIELD`).
+ */
 export const CodeRequest = z.object({
   /** The authorization code. */
   code: z.string().min(1).max(4096),
@@ -33,6 +37,12 @@ export const CodeRequest = z.object({
   iss: z.string().url().optional(),
 });
 export type CodeRequest = z.infer<typeof CodeRequest>;
+
+/**
+ * The field a 400 from `POST /api/auth/code` names when the browser posting the callback is not the
+ * one that started the sign-in (it lacks that browser's sign-in cookie): start again from this one.
+ */
+export const SIGN_IN_BROWSER_FIELD = 'headers.cookie';
 
 /** `POST /api/auth/team` request: the Teams tab's single sign-on token. */
 export const TeamRequest = z.object({
@@ -51,8 +61,8 @@ export const SignInResponse = z.object({
   aadAccessToken: z.string(),
   /** Seconds until the access token expires. */
   expiresIn: z.number().int(),
-  /** The signed-in person. */
-  user: User,
+  /** The signed-in person, with what they may do. */
+  user: Me,
 });
 export type SignInResponse = z.infer<typeof SignInResponse>;
 

@@ -1,4 +1,20 @@
 import { z } from 'zod';
+import {
+  DEFAULT_ESCALATION_DELAY_MINUTES,
+  MAX_CALL_ANSWER_LOCATION_LENGTH,
+  MAX_CALL_ANSWER_NOTE_LENGTH,
+  MAX_CALL_EVENT_MESSAGE_LENGTH,
+  MAX_CALL_EVENT_OPTIONS,
+  MAX_CALL_EVENT_TITLE_LENGTH,
+  MAX_CALL_OPTION_LABEL_LENGTH,
+  MAX_CALL_TREE_NAME_LENGTH,
+  MAX_ESCALATION_DELAY_MINUTES,
+  MIN_CALL_EVENT_OPTIONS,
+  MIN_ESCALATION_DELAY_MINUTES,
+} from './limits.ts';
+
+export { CallTreeEventName } from './eventNames.ts';
+export { DEFAULT_ESCALATION_DELAY_MINUTES } from './limits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Trees
@@ -101,7 +117,7 @@ export type UnplacedPerson = z.infer<typeof UnplacedPerson>;
 /** `POST /api/calltree/trees`: create a tree. */
 export const CreateCallTreeRequest = z.object({
   /** Name of the tree, e.g. "Chiang Mai site". */
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1).max(MAX_CALL_TREE_NAME_LENGTH),
   /** `directory`: build from the directory's manager chain; `empty`: start with nobody (add people or import CSV). */
   source: z.enum(['directory', 'empty']).default('directory'),
   /** With `directory`: build only the branch under this person (a user id); absent: the whole directory. */
@@ -164,7 +180,7 @@ export const RefreshCallTreeResponse = z.object({
 });
 export type RefreshCallTreeResponse = z.infer<typeof RefreshCallTreeResponse>;
 
-/** `POST /api/calltree/trees/:treeId/members`: add a person (found by directory search). */
+/** `POST /api/calltree/trees/:treeId/members`: add a person (found with the people search, `GET /api/users`). */
 export const AddCallTreeMemberRequest = z.object({
   /** The person's user id. */
   userId: z.string().min(1),
@@ -179,30 +195,6 @@ export const MoveCallTreeMemberRequest = z.object({
   managerId: z.string().min(1).nullable(),
 });
 export type MoveCallTreeMemberRequest = z.infer<typeof MoveCallTreeMemberRequest>;
-
-/** `GET /api/calltree/directory?q=`: a person found in the directory. */
-export const DirectoryPerson = z.object({
-  /** The person's user id. */
-  id: z.string(),
-  /** Name to show. */
-  displayName: z.string(),
-  /** E-mail address. */
-  email: z.string(),
-  /** Department. */
-  department: z.string().nullable(),
-  /** Job title. */
-  jobTitle: z.string().nullable(),
-});
-export type DirectoryPerson = z.infer<typeof DirectoryPerson>;
-
-/** Query of the directory search. */
-export const DirectorySearchQuery = z.object({
-  /** Part of a name or e-mail address (at least 1 character). */
-  q: z.string().trim().min(1).max(100),
-  /** Largest number of people to answer (1-50, default 20). */
-  limit: z.coerce.number().int().min(1).max(50).default(20),
-});
-export type DirectorySearchQuery = z.infer<typeof DirectorySearchQuery>;
 
 /** `POST /api/calltree/trees/:treeId/csv`: import a tree as CSV with columns `email,manager email`. */
 export const ImportCallTreeRequest = z.object({
@@ -283,7 +275,7 @@ export const CallEventOption = z.object({
     .max(40)
     .regex(/^[a-z0-9_-]+$/, { message: 'must be lower-case letters, digits, _ or -' }),
   /** The button's text, e.g. "Safe". */
-  label: z.string().trim().min(1).max(60),
+  label: z.string().trim().min(1).max(MAX_CALL_OPTION_LABEL_LENGTH),
   /** Whether choosing it means the person needs help (counts as "Need help"). */
   needsHelp: z.boolean(),
 });
@@ -295,29 +287,31 @@ export const DEFAULT_CALL_EVENT_OPTIONS: CallEventOption[] = [
   { id: 'need_help', label: 'Need help', needsHelp: true },
 ];
 
-/** The escalation delay an event has unless its starter says otherwise. */
-export const DEFAULT_ESCALATION_DELAY_MINUTES = 15;
-
 /** `POST /api/calltree/trees/:treeId/events`: start an event. */
 export const StartCallEventRequest = z.object({
   /** Short title, e.g. "Fire alarm, building B". */
-  title: z.string().trim().min(1).max(160),
+  title: z.string().trim().min(1).max(MAX_CALL_EVENT_TITLE_LENGTH),
   /** What happened and what to do. */
-  message: z.string().trim().min(1).max(4000),
+  message: z.string().trim().min(1).max(MAX_CALL_EVENT_MESSAGE_LENGTH),
   /** A drill or a real emergency. */
   kind: CallEventKind,
   /** The answer options (2 to 6, distinct ids, at least one that does not need help); default Safe and Need help. */
   options: z
     .array(CallEventOption)
-    .min(2)
-    .max(6)
+    .min(MIN_CALL_EVENT_OPTIONS)
+    .max(MAX_CALL_EVENT_OPTIONS)
     .refine((o) => new Set(o.map((x) => x.id)).size === o.length, { message: 'option ids must be distinct' })
     .refine((o) => o.some((x) => !x.needsHelp) && o.some((x) => x.needsHelp), {
       message: 'needs at least one option meaning safe and one meaning need help',
     })
     .default(DEFAULT_CALL_EVENT_OPTIONS),
   /** Minutes without an answer before the manager is told, and between escalations up (1-1440, default 15). */
-  escalationDelayMinutes: z.number().int().min(1).max(1440).default(DEFAULT_ESCALATION_DELAY_MINUTES),
+  escalationDelayMinutes: z
+    .number()
+    .int()
+    .min(MIN_ESCALATION_DELAY_MINUTES)
+    .max(MAX_ESCALATION_DELAY_MINUTES)
+    .default(DEFAULT_ESCALATION_DELAY_MINUTES),
   /** Target only the branch under this person (a member of the tree); absent: the whole tree. */
   branchRootId: z.string().min(1).optional(),
 });
@@ -554,9 +548,9 @@ export const CallAnswerRequest = z.object({
   /** The chosen option's id (one of the event's options). */
   optionId: z.string().min(1).max(40),
   /** Optional note. */
-  note: z.string().trim().max(1000).optional(),
+  note: z.string().trim().max(MAX_CALL_ANSWER_NOTE_LENGTH).optional(),
   /** Optional location text. */
-  location: z.string().trim().max(200).optional(),
+  location: z.string().trim().max(MAX_CALL_ANSWER_LOCATION_LENGTH).optional(),
   /** When the answer was made, for an answer queued offline (ISO-8601; not in the future, not before the event). */
   answeredAt: z.iso.datetime({ offset: true }).optional(),
   /** Required when answering for someone else: how they were reached. */
@@ -611,13 +605,3 @@ export const CallEventReport = z.object({
   durationSeconds: z.number(),
 });
 export type CallEventReport = z.infer<typeof CallEventReport>;
-
-/** Names of the call-tree domain events (realtime rooms `callevent:<id>` and `user:<id>`). */
-export const CallTreeEventName = {
-  started: 'callevent.started',
-  answered: 'callevent.answered',
-  escalated: 'callevent.escalated',
-  reminded: 'callevent.reminded',
-  closed: 'callevent.closed',
-  notification: 'notification.created',
-} as const;

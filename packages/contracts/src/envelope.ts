@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FieldError } from './errors.ts';
+
+/** One reason a request did not validate: which field, and why. */
+export const FieldError = z.object({
+  /** Where the bad value is, e.g. `body.email` or `query.limit`. */
+  field: z.string(),
+  /** Why it was refused, in words a developer can act on. */
+  reason: z.string(),
+});
+export type FieldError = z.infer<typeof FieldError>;
 
 /** A successful answer of the product API: `{ code: 0, data }`. */
 export const okEnvelope = <T extends z.ZodType>(data: T) =>

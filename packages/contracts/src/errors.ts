@@ -1,4 +1,4 @@
-import { z } from 'zod';
+// Imports nothing (no zod): the web app takes the codes from `@btalk/contracts/constants`.
 
 /**
  * The catalogue of envelope codes. Clients act on the envelope code, whatever the HTTP status.
@@ -28,6 +28,11 @@ export const ErrorCode = {
   termsOutdated: 4405,
   /** The change conflicts with the current state (HTTP 409). */
   conflict: 4090,
+  /**
+   * The person's uploads not yet in a post would pass their quota (files or bytes): post them, or
+   * wait for the clean-up of unposted files (HTTP 409).
+   */
+  quotaExceeded: 4091,
   /** The body or a file is larger than allowed (HTTP 413). */
   tooLarge: 4130,
   /** Too many requests: try again later (HTTP 429). */
@@ -55,17 +60,9 @@ export const errorStatus: Record<ErrorCodeName, number> = {
   termsNotAccepted: 403,
   termsOutdated: 409,
   conflict: 409,
+  quotaExceeded: 409,
   tooLarge: 413,
   rateLimited: 429,
   internal: 500,
   unavailable: 503,
 };
-
-/** One reason a request did not validate: which field, and why. */
-export const FieldError = z.object({
-  /** Where the bad value is, e.g. `body.email` or `query.limit`. */
-  field: z.string(),
-  /** Why it was refused, in words a developer can act on. */
-  reason: z.string(),
-});
-export type FieldError = z.infer<typeof FieldError>;

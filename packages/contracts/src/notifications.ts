@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { NotificationEventName } from './eventNames.ts';
 import { Cursor, TopicNotificationLevel } from './topics.ts';
+
+export { NotificationEventName } from './eventNames.ts';
 
 /**
  * What a notification is about. `post.mention`: you were mentioned in a post or comment;
@@ -25,16 +28,6 @@ export type NotificationKindSetting = z.infer<typeof NotificationKindSetting>;
 /** The channels a notification leaves the app by (the in-app list is always on). */
 export const NotificationChannel = z.enum(['push', 'email', 'teams']);
 export type NotificationChannel = z.infer<typeof NotificationChannel>;
-
-/** The names of the realtime events of the notification list (room `user:<id>`). */
-export const NotificationEventName = {
-  /** A notification was added to the list. */
-  created: 'notification.created',
-  /** Unread notifications were taken back (their post or comment was deleted). */
-  withdrawn: 'notification.withdrawn',
-  /** Notifications were marked read (on another tab or device). */
-  read: 'notification.read',
-} as const;
 
 /** An in-app notification of the signed-in person. */
 export const Notification = z.object({

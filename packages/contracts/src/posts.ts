@@ -1,18 +1,16 @@
 import { z } from 'zod';
+import { CommentAbilities, PostAbilities } from './contentAbilities.ts';
+import { MAX_COMMENT_LENGTH, MAX_POST_LENGTH, REACTION_EMOJIS } from './limits.ts';
 import { ClientId, Person, page } from './topics.ts';
 
-/** The reactions people can give: a small fixed set. */
-export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '🙏', '🎉', '✅'] as const;
+export { CommentAbilities, PostAbilities } from './contentAbilities.ts';
+export { MAX_COMMENT_LENGTH, MAX_POST_LENGTH, REACTION_EMOJIS } from './limits.ts';
+
 /** One of the reaction emojis. */
 export const ReactionEmoji = z.enum(REACTION_EMOJIS, {
   message: `must be one of ${REACTION_EMOJIS.join(' ')}`,
 });
 export type ReactionEmoji = z.infer<typeof ReactionEmoji>;
-
-/** Longest post body, in characters. */
-export const MAX_POST_LENGTH = 20_000;
-/** Longest comment body, in characters. */
-export const MAX_COMMENT_LENGTH = 10_000;
 
 /** The reactions with one emoji on a post or comment. */
 export const ReactionSummary = z.object({
@@ -81,21 +79,6 @@ export const PostBase = z.object({
   createdAt: z.string(),
 });
 export type PostBase = z.infer<typeof PostBase>;
-
-/** What the caller may do with a post. */
-export const PostAbilities = z.object({
-  /** Change the text (the author). */
-  edit: z.boolean(),
-  /** Delete it (the author, a topic owner, an admin). */
-  delete: z.boolean(),
-  /** Pin or unpin it (a topic owner). */
-  pin: z.boolean(),
-  /** Comment on it. */
-  comment: z.boolean(),
-  /** React to it. */
-  react: z.boolean(),
-});
-export type PostAbilities = z.infer<typeof PostAbilities>;
 
 /** A post as the caller sees it. */
 export const Post = PostBase.extend({
@@ -193,14 +176,7 @@ export type CommentBase = z.infer<typeof CommentBase>;
 /** A comment as the caller sees it. */
 export const Comment = CommentBase.extend({
   /** What the caller may do. */
-  abilities: z.object({
-    /** Change the text (the author). */
-    edit: z.boolean(),
-    /** Delete it (the author, a topic owner, an admin). */
-    delete: z.boolean(),
-    /** React to it. */
-    react: z.boolean(),
-  }),
+  abilities: CommentAbilities,
 });
 export type Comment = z.infer<typeof Comment>;
 

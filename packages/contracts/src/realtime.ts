@@ -1,61 +1,7 @@
 import { z } from 'zod';
+import { RealtimeMessageType } from './realtimeCodes.ts';
 
-/**
- * The realtime wire protocol of `/api/realtime` (one WebSocket per tab). Every message, in both
- * directions, is one JSON object with a `type` from this map; payloads are plain objects inside it,
- * never JSON encoded twice.
- */
-export const RealtimeMessageType = {
-  // Client -> server.
-  /** First message: credentials and where to resume from. */
-  hello: 'hello',
-  /** A fresh access token for the same person, sent before the old one expires. */
-  token: 'token',
-  /** "I am typing in this room" (volatile). */
-  typing: 'typing',
-  /** "I am looking at this room" or "I left it" (volatile). */
-  presence: 'presence',
-  /** Application-level ping (browsers cannot see WebSocket pings). */
-  ping: 'ping',
-  // Server -> client.
-  /** Replay is done: live events follow. */
-  ready: 'ready',
-  /** One domain event from the log. */
-  event: 'event',
-  /** The client asked to resume from further back than the server keeps: refetch everything. */
-  resync: 'resync',
-  /** A volatile event of another person (typing, presence). */
-  volatile: 'volatile',
-  /** Who is in a room now, sent after the client announces its own presence there. */
-  presenceSnapshot: 'presenceSnapshot',
-  /** Answer to `ping`. */
-  pong: 'pong',
-  /** The token was accepted; the connection now lives until the new expiry. */
-  tokenAccepted: 'tokenAccepted',
-  /** A message was refused; the connection stays open. */
-  error: 'error',
-} as const;
-export type RealtimeMessageType = (typeof RealtimeMessageType)[keyof typeof RealtimeMessageType];
-
-/**
- * WebSocket close codes the server uses, with a human-readable reason beside each. A client
- * reconnects after any of them except `unauthenticated`, where it first refreshes its session.
- */
-export const RealtimeCloseCode = {
-  /** The server is shutting down: reconnect (to another instance). */
-  goingAway: 1001,
-  /** The first message was missing, late or malformed. */
-  badHello: 4000,
-  /** The token or API key is not valid, has expired, or the session ended (sign-out, disabled). */
-  unauthenticated: 4001,
-  /** The person has not accepted the current terms of use (as envelope code 4404): go to /terms. */
-  termsNotAccepted: 4404,
-  /** The client did not read fast enough and the server's send buffer passed its bound. */
-  slowConsumer: 4008,
-  /** No answer to heartbeats (only seen if the connection comes back before the client notices). */
-  heartbeatTimeout: 4009,
-} as const;
-export type RealtimeCloseCode = (typeof RealtimeCloseCode)[keyof typeof RealtimeCloseCode];
+export { RealtimeCloseCode, RealtimeMessageType } from './realtimeCodes.ts';
 
 /** The volatile kinds of event: never stored, never replayed. */
 export const VolatileKind = z.enum(['typing', 'presence']);
@@ -203,8 +149,11 @@ export type TokenAcceptedMessage = z.infer<typeof TokenAcceptedMessage>;
 /** A client message was refused; the connection stays open. */
 export const RealtimeErrorMessage = z.object({
   type: z.literal(RealtimeMessageType.error),
-  /** `badMessage`, `forbiddenRoom` or `badToken`. */
-  reason: z.enum(['badMessage', 'forbiddenRoom', 'badToken']),
+  /**
+   * `badMessage`, `forbiddenRoom`, `badToken`, or `rateLimited` (more messages than the socket may
+   * send in 10 s: the message was dropped; slow down, or the socket is closed with 4430).
+   */
+  reason: z.enum(['badMessage', 'forbiddenRoom', 'badToken', 'rateLimited']),
   /** What was wrong and how to fix it. */
   message: z.string(),
 });
@@ -234,5 +183,17 @@ export const AccessEventName = {
   sessionsRevoked: 'session.revoked_all',
   /** The person was disabled; all their sockets close. */
   userDisabled: 'user.disabled',
+  /**
+   * The person's rights changed (the admin role, a call tree's event manager role): their sockets
+   * re-check which rooms and events they may receive. Payload `{ reason }`.
+   */
+  accessChanged: 'access.changed',
 } as const;
 export type AccessEventName = (typeof AccessEventName)[keyof typeof AccessEventName];
+
+/** Domain events in the `system` room (followed by no socket) that change everyone's access. */
+export const SystemEventName = {
+  /** A new terms version was published; payload `{ version }`. Sockets of people who have not accepted it close (4404). */
+  termsPublished: 'terms.published',
+} as const;
+export type SystemEventName = (typeof SystemEventName)[keyof typeof SystemEventName];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientKind } from './audit.ts';
+import { MAX_TERMS_BODY_LENGTH, MAX_TERMS_TITLE_LENGTH } from './limits.ts';
 
 /** A language the terms of use are written in. */
 export const TermsLocale = z.enum(['th', 'en']);
@@ -22,9 +23,9 @@ export type TermsText = z.infer<typeof TermsText>;
 /** Title and body of a new version in one language, as an administrator writes them. */
 export const TermsTextInput = z.object({
   /** Heading of the terms, plain text, 1 to 200 characters. */
-  title: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(MAX_TERMS_TITLE_LENGTH),
   /** The terms in Markdown, 1 to 50,000 characters. */
-  body: z.string().trim().min(1).max(50_000),
+  body: z.string().trim().min(1).max(MAX_TERMS_BODY_LENGTH),
 });
 export type TermsTextInput = z.infer<typeof TermsTextInput>;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CommentAbilities, PostAbilities } from './contentAbilities.ts';
+import { MAX_SEARCH_LENGTH, MAX_TOPIC_DESCRIPTION_LENGTH, MAX_TOPIC_TITLE_LENGTH } from './limits.ts';
 import { User } from './users.ts';
 
 /** A client-made id that makes a create safe to retry: the same id twice gives the same record. */
@@ -72,6 +74,18 @@ export const TopicAbilities = z.object({
   leave: z.boolean(),
   /** Follow or unfollow it (organisation-wide topics). */
   follow: z.boolean(),
+  /**
+   * What the caller may do with a post of their own in this topic that is not deleted. Posts that
+   * arrive by realtime event carry no abilities: clients take this set (or `othersPost`) by author,
+   * so the server's rules decide without a request per post. A deleted post allows nothing.
+   */
+  ownPost: PostAbilities,
+  /** What the caller may do with someone else's post in this topic that is not deleted. */
+  othersPost: PostAbilities,
+  /** What the caller may do with a comment of their own, not deleted, under a post that is not deleted. */
+  ownComment: CommentAbilities,
+  /** What the caller may do with someone else's comment, not deleted, under a post that is not deleted. */
+  othersComment: CommentAbilities,
 });
 export type TopicAbilities = z.infer<typeof TopicAbilities>;
 
@@ -148,9 +162,9 @@ export const CreateTopicRequest = z.object({
   /** Optional client-made id: a retry with the same id returns the topic made the first time. */
   clientId: ClientId.optional(),
   /** Title, 1 to 200 characters. */
-  title: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(MAX_TOPIC_TITLE_LENGTH),
   /** Description, up to 4000 characters. */
-  description: z.string().max(4000).default(''),
+  description: z.string().max(MAX_TOPIC_DESCRIPTION_LENGTH).default(''),
   /** Who may see it. */
   visibility: TopicVisibility,
   /** Cover colour, `#rrggbb`. */
@@ -166,9 +180,9 @@ export type CreateTopicRequest = z.infer<typeof CreateTopicRequest>;
 export const UpdateTopicRequest = z
   .object({
     /** New title. */
-    title: z.string().trim().min(1).max(200),
+    title: z.string().trim().min(1).max(MAX_TOPIC_TITLE_LENGTH),
     /** New description. */
-    description: z.string().max(4000),
+    description: z.string().max(MAX_TOPIC_DESCRIPTION_LENGTH),
     /** New visibility. */
     visibility: TopicVisibility,
     /** New cover colour, or null to remove it. */
@@ -251,7 +265,7 @@ export type ReadState = z.infer<typeof ReadState>;
 /** `GET /api/search` query. */
 export const SearchQuery = PageQuery.extend({
   /** Words to find, 1 to 200 characters; every word must occur (Thai: any part of a word). */
-  q: z.string().trim().min(1).max(200),
+  q: z.string().trim().min(1).max(MAX_SEARCH_LENGTH),
 });
 export type SearchQuery = z.infer<typeof SearchQuery>;
 

@@ -22,3 +22,26 @@ export const User = z.object({
   role: Role,
 });
 export type User = z.infer<typeof User>;
+
+/**
+ * What the signed-in person may do in BTalk as a whole, worked out by the server's rules, so the UI
+ * shows only what is allowed (the server checks every action again).
+ */
+export const MeAbilities = z.object({
+  /** Publish versions of the terms of use and see who accepted them (`/admin/terms`). */
+  manageTerms: z.boolean(),
+  /** See the notification outbox and send dead deliveries again (`/admin/notifications`). */
+  manageDeliveries: z.boolean(),
+  /** Manage people: their BTalk role, disabling them (the People screen, `/admin/people`). */
+  managePeople: z.boolean(),
+  /** Build new call trees. */
+  createCallTrees: z.boolean(),
+});
+export type MeAbilities = z.infer<typeof MeAbilities>;
+
+/** The signed-in person (`GET /api/me`, and the sign-in answer): who they are and what they may do. */
+export const Me = User.extend({
+  /** What the person may do in BTalk as a whole. */
+  abilities: MeAbilities,
+});
+export type Me = z.infer<typeof Me>;

@@ -50,11 +50,25 @@ export async function personForAccessToken(
     if (error instanceof AccessTokenError) throw new AppError('unauthenticated', error.message);
     throw error;
   }
-  const user = await ctx.db.kysely
+  const row = await ctx.db.kysely
     .selectFrom('users')
-    .selectAll()
-    .where('id', '=', claims.sub)
+    .leftJoin('sessions', (join) =>
+      join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', claims.sid),
+    )
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.revoked_at as session_revoked_at'])
+    .where('users.id', '=', claims.sub)
     .executeTakeFirst();
+  let user: UserRow | undefined;
+  if (row) {
+    const { session_id, session_revoked_at, ...rest } = row;
+    user = rest;
+    // The token's session must still be open: a family ended (sign-out, a reused refresh token,
+    // an administrator) takes its access tokens with it, not only its refresh tokens.
+    if (session_id === null || session_revoked_at !== null) {
+      throw new AppError('unauthenticated', 'This session has ended: sign in again.');
+    }
+  }
   assertStillSignedIn(user, claims);
   return { user, claims };
 }

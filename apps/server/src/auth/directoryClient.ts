@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import type { ListedPerson } from '../commands/directoryPeopleSyncer.ts';
+import type { DirectoryListing, ListedPerson } from '../commands/directoryPeopleSyncer.ts';
+import { ADMIN_APP_ROLE } from '../commands/directoryUserUpserter.ts';
 import type { DirectoryConfig } from '../config/index.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -277,11 +278,14 @@ export class DirectoryClient {
   }
 
   /**
-   * Every enabled person of the directory with their manager, read from Graph's `/users` with BTalk's
-   * own app token (client credentials; on Entra ID the `User.Read.All` application permission), so
-   * that call trees reach people who never signed in. Null when the directory has no Graph.
+   * Every person of the directory with their manager, whether their account is enabled, and whether
+   * they hold BTalk's admin app role, read from Graph's `/users` with BTalk's own app token (client
+   * credentials; on Entra ID the `User.Read.All` application permission; `Application.Read.All` for
+   * the app roles), so that call trees reach people who never signed in and sync follows the
+   * directory. `complete` is false when the listing stopped before its last page. Null when the
+   * directory has no Graph.
    */
-  async listPeople(tenantId: string | null): Promise<ListedPerson[] | null> {
+  async listPeople(tenantId: string | null): Promise<DirectoryListing | null> {
     const base = this.settings.graphBase;
     if (!base) return null;
     const config = await this.configuration();
@@ -298,30 +302,34 @@ export class DirectoryClient {
         `The directory gave BTalk no app token to list its people (${reason(error)}); check the client secret.`,
       );
     }
-    const listed: ListedPerson[] = [];
-    let next: string | null =
-      `${base}/users?$select=${GRAPH_LISTING_FIELDS}&$expand=manager($select=id)&$top=999`;
-    for (let page = 0; next && page < MAX_LISTING_PAGES; page++) {
-      const answer = await fetch(next, {
+    const graph = async (url: string, what: string, permission: string) => {
+      const answer = await fetch(url, {
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         signal: AbortSignal.timeout(30_000),
       });
       if (!answer.ok) {
         throw new AppError(
           'unavailable',
-          `Graph answered ${answer.status} to the people listing; grant the app the User.Read.All application permission.`,
+          `Graph answered ${answer.status} to ${what}; grant the app the ${permission} application permission.`,
         );
       }
-      const body = (await answer.json()) as {
+      return (await answer.json()) as Record<string, unknown> & {
         value?: Array<Record<string, unknown>>;
         '@odata.nextLink'?: unknown;
       };
+    };
+    const admins = await this.#adminSubjects(base, graph);
+    const people: ListedPerson[] = [];
+    let next: string | null =
+      `${base}/users?$select=${GRAPH_LISTING_FIELDS}&$expand=manager($select=id)&$top=999`;
+    for (let page = 0; next && page < MAX_LISTING_PAGES; page++) {
+      const body = await graph(next, 'the people listing', 'User.Read.All');
       for (const user of body.value ?? []) {
         const subject = text(user.id);
         const email = text(user.mail) ?? text(user.userPrincipalName);
-        if (!subject || !email || user.accountEnabled === false) continue;
+        if (!subject || !email) continue;
         const manager = user.manager as Record<string, unknown> | undefined;
-        listed.push({
+        people.push({
           subject,
           tenantId,
           email,
@@ -331,12 +339,61 @@ export class DirectoryClient {
           phone: phoneOf(user),
           managerSubject: text(manager?.id),
           locale: /^th\b/i.test(text(user.preferredLanguage) ?? '') ? 'th' : 'en',
-          admin: false,
+          admin: admins.users.has(subject) ? true : admins.known ? false : null,
+          // Graph leaves out properties it was not asked for; only an explicit false disables.
+          enabled: user.accountEnabled !== false,
         });
       }
       next = text(body['@odata.nextLink']);
     }
-    return listed;
+    return { people, complete: next === null };
+  }
+
+  /**
+   * Who holds BTalk's admin app role, from the assignments of BTalk's service principal. `known` is
+   * false when a group holds the role too (its members are not expanded here: their sign-in tokens
+   * carry the role, and sync then neither gives nor takes it from anyone not assigned directly).
+   */
+  async #adminSubjects(
+    base: string,
+    graph: (url: string, what: string, permission: string) => Promise<Record<string, unknown>>,
+  ): Promise<{ users: Set<string>; known: boolean }> {
+    let principal: Record<string, unknown>;
+    try {
+      principal = await graph(
+        `${base}/servicePrincipals(appId='${encodeURIComponent(this.settings.clientId)}')?$select=id,appRoles`,
+        "BTalk's service principal",
+        'Application.Read.All',
+      );
+    } catch {
+      // Without Application.Read.All the people are still listed; sign-in tokens keep roles in line.
+      return { users: new Set(), known: false };
+    }
+    const roles = Array.isArray(principal.appRoles)
+      ? (principal.appRoles as Array<Record<string, unknown>>)
+      : [];
+    const adminRole = roles.find((r) => r.value === ADMIN_APP_ROLE)?.id;
+    const users = new Set<string>();
+    let known = true;
+    let next: string | null = adminRole
+      ? `${base}/servicePrincipals/${encodeURIComponent(String(principal.id))}/appRoleAssignedTo?$top=999`
+      : null;
+    for (let page = 0; next && page < MAX_LISTING_PAGES; page++) {
+      const body = (await graph(next, 'the app role assignments', 'Application.Read.All')) as {
+        value?: Array<Record<string, unknown>>;
+        '@odata.nextLink'?: unknown;
+      };
+      for (const assignment of body.value ?? []) {
+        if (assignment.appRoleId !== adminRole) continue;
+        const principalId = text(assignment.principalId);
+        if (assignment.principalType === 'User' && principalId) users.add(principalId);
+        else known = false;
+      }
+      next = text(body['@odata.nextLink']);
+    }
+    // An unfinished listing of assignments cannot tell who lost the role.
+    if (next !== null) known = false;
+    return { users, known };
   }
 
   /** Who the claims name: Entra ID people by tenant and object id, others by subject. */

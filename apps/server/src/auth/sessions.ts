@@ -5,7 +5,7 @@ import { transact } from '../commands/transact.ts';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { presentUser } from '../presenters/user.ts';
+import { presentMe } from '../presenters/user.ts';
 import type { DirectoryIdentity, DirectoryTokens } from './directoryClient.ts';
 import { hashToken, randomToken, Sealer } from './seal.ts';
 
@@ -62,7 +62,7 @@ export async function startSession(
     refreshToken,
     aadAccessToken: directoryTokens.accessToken,
     expiresIn: ctx.tokens.ttlSeconds,
-    user: presentUser(user),
+    user: presentMe(user),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Database } from '../db/index.ts';
 import type { EventBus } from '../events/bus.ts';
 import { recordEvent } from '../events/eventLog.ts';
 import { newId } from '../ids.ts';
+import { snapshotChain } from '../policies/calltree.ts';
 import { notifyCallTree } from './notify.ts';
 
 /** Name of the lease row that the escalation scheduler holds. */
@@ -147,6 +148,8 @@ export async function escalateDue(db: Kysely<Database>, at: Date, limit = 500): 
           notifiedUserId: notified,
           level,
           at: nowIso,
+          // Who may receive it live: those who run the event and this chain (policies/calltree.ts).
+          chain: await snapshotChain(trx, row.event_id, row.user_id),
         },
         actorId: null,
       });

@@ -1,11 +1,11 @@
-import type { CallAnswer, CallEventSummary, CallRollupQuery } from '@btalk/contracts';
+import type { CallAnswer, CallRollupQuery, CallTotals } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import type { CallEventRow, UserRow } from '../db/schema.ts';
+import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { type EventAccess, eventAbilities, eventAccess } from '../policies/calltree.ts';
-import { presentAnswer, presentEventSummary } from '../presenters/calltree.ts';
-import { branchPeople, loadEventPeople, type RollupPerson } from './rollup.ts';
+import { type EventAccess, mayReadAnswersOf } from '../policies/calltree.ts';
+import { presentAnswer } from '../presenters/calltree.ts';
+import { chainOf, loadEventPeople, type RollupPerson } from './rollup.ts';
 import { eventTotals } from './totals.ts';
 
 /** Loads an event or answers 404. */
@@ -14,43 +14,6 @@ export async function loadEvent(db: Kysely<Database>, eventId: string): Promise<
   if (!event)
     throw new AppError('notFound', 'No such call-tree event, or it does not concern you. Check the link.');
   return event;
-}
-
-/** Events as lists show them, for `user`, in the given order. */
-export async function eventSummaries(
-  db: Kysely<Database>,
-  user: UserRow,
-  events: CallEventRow[],
-): Promise<CallEventSummary[]> {
-  if (events.length === 0) return [];
-  const ids = events.map((e) => e.id);
-  const [totals, trees, mine] = await Promise.all([
-    eventTotals(db, ids),
-    db
-      .selectFrom('call_trees')
-      .select(['id', 'name'])
-      .where('id', 'in', [...new Set(events.map((e) => e.tree_id))])
-      .execute(),
-    db
-      .selectFrom('call_event_targets')
-      .select(['event_id', 'status'])
-      .where('event_id', 'in', ids)
-      .where('user_id', '=', user.id)
-      .execute(),
-  ]);
-  const treeName = new Map(trees.map((t) => [t.id, t.name]));
-  const myStatus = new Map(mine.map((m) => [m.event_id, m.status]));
-  return Promise.all(
-    events.map(async (event) =>
-      presentEventSummary(
-        event,
-        treeName.get(event.tree_id) ?? '',
-        totals.get(event.id)!,
-        myStatus.get(event.id) ?? null,
-        eventAbilities(await eventAccess(db, user, event), event),
-      ),
-    ),
-  );
 }
 
 /** Who the caller's roll-up covers: the whole event for those who run it, else their own branch. */
@@ -68,7 +31,7 @@ export async function rollupScope(
 }> {
   const all = await loadEventPeople(db, event.id);
   const runsIt = access.admin || access.eventManager;
-  const people = runsIt ? [...all.values()] : branchPeople(all, user.id);
+  const people = [...all.values()].filter((p) => mayReadAnswersOf(runsIt, user.id, chainOf(all, p.id)));
   const scope = runsIt ? 'event' : access.hasReports ? 'branch' : 'self';
   const counted = filters.department ? people.filter((p) => p.department === filters.department) : people;
   return { scope, people, counted, all };
@@ -88,4 +51,122 @@ export async function currentAnswer(
     .where('a.id', '=', answerId)
     .executeTakeFirst();
   return row ? presentAnswer(row, row.answered_by_name, true) : null;
+}
+
+/** Running events waiting for the person's answer, newest first. */
+export function pendingEventsFor(db: Kysely<Database>, userId: string): Promise<CallEventRow[]> {
+  return db
+    .selectFrom('call_events as e')
+    .innerJoin('call_event_targets as t', 't.event_id', 'e.id')
+    .selectAll('e')
+    .where('t.user_id', '=', userId)
+    .where('t.status', '=', 'no_answer')
+    .where('e.status', '=', 'running')
+    .orderBy('e.id', 'desc')
+    .execute();
+}
+
+/** Checks that the event targets the person, or answers 404. */
+export async function requireTarget(db: Kysely<Database>, eventId: string, personId: string): Promise<void> {
+  const target = await db
+    .selectFrom('call_event_targets')
+    .select('user_id')
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', personId)
+    .executeTakeFirst();
+  if (!target) {
+    throw new AppError(
+      'notFound',
+      'This person is not targeted by the event. Check who you are answering for.',
+    );
+  }
+}
+
+/** The id of the person's current answer in the event (null before any). */
+export async function currentAnswerId(
+  db: Kysely<Database>,
+  eventId: string,
+  personId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('call_event_targets')
+    .select('answer_id')
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', personId)
+    .executeTakeFirstOrThrow();
+  return row.answer_id;
+}
+
+/** Every answer about a person in an event (oldest first, with who gave it) and each escalation. */
+export async function loadPersonHistory(
+  db: Kysely<Database>,
+  eventId: string,
+  personId: string,
+): Promise<{
+  answers: (CallAnswerRow & { answered_by_name: string })[];
+  escalations: { level: number; notified_user_id: string; created_at: string; display_name: string }[];
+  currentId: string | null;
+}> {
+  const [answers, escalations, currentId] = await Promise.all([
+    db
+      .selectFrom('call_answers as a')
+      .innerJoin('users as u', 'u.id', 'a.answered_by')
+      .selectAll('a')
+      .select('u.display_name as answered_by_name')
+      .where('a.event_id', '=', eventId)
+      .where('a.user_id', '=', personId)
+      .orderBy('a.id')
+      .execute(),
+    db
+      .selectFrom('call_escalations as x')
+      .innerJoin('users as u', 'u.id', 'x.notified_user_id')
+      .select(['x.level', 'x.notified_user_id', 'x.created_at', 'u.display_name'])
+      .where('x.event_id', '=', eventId)
+      .where('x.user_id', '=', personId)
+      .orderBy('x.level')
+      .execute(),
+    currentAnswerId(db, eventId, personId),
+  ]);
+  return { answers, escalations, currentId };
+}
+
+/** What the event summary is computed from: first answers, answers on behalf, escalations, totals. */
+export interface EventReportFacts {
+  firstAnswers: string[];
+  onBehalf: number;
+  escalations: number;
+  totals: CallTotals;
+}
+
+/** Loads the facts of an event's summary (four queries). */
+export async function loadEventReportFacts(
+  db: Kysely<Database>,
+  event: CallEventRow,
+): Promise<EventReportFacts> {
+  const [firsts, onBehalf, escalations, totals] = await Promise.all([
+    db
+      .selectFrom('call_event_targets')
+      .select('first_answered_at')
+      .where('event_id', '=', event.id)
+      .where('first_answered_at', 'is not', null)
+      .execute(),
+    db
+      .selectFrom('call_answers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('event_id', '=', event.id)
+      .where('on_behalf', '=', 1)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('call_escalations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('event_id', '=', event.id)
+      .executeTakeFirstOrThrow(),
+    eventTotals(db, [event.id]),
+  ]);
+  return {
+    firstAnswers: firsts.map((f) => f.first_answered_at!),
+    onBehalf: Number(onBehalf.n),
+    escalations: Number(escalations.n),
+    totals: totals.get(event.id)!,
+  };
 }

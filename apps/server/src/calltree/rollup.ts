@@ -84,27 +84,18 @@ export async function loadEventPeople(
   return people;
 }
 
-/** The people of a branch of the snapshot: `rootId` and everyone under them. */
-export function branchPeople(people: Map<string, RollupPerson>, rootId: string): RollupPerson[] {
-  const reports = new Map<string, string[]>();
-  for (const p of people.values()) {
-    if (!p.managerId) continue;
-    const list = reports.get(p.managerId) ?? [];
-    list.push(p.id);
-    reports.set(p.managerId, list);
+/**
+ * A person and the managers above them among `people` (the event's snapshot), nearest first: the
+ * in-memory twin of `snapshotChain` in policies/calltree.ts, for a roll-up that has every person loaded.
+ */
+export function chainOf(people: Map<string, RollupPerson>, personId: string): string[] {
+  const chain: string[] = [];
+  let at = people.get(personId);
+  while (at && !chain.includes(at.id)) {
+    chain.push(at.id);
+    at = at.managerId ? people.get(at.managerId) : undefined;
   }
-  const out: RollupPerson[] = [];
-  const queue = [rootId];
-  const seen = new Set<string>();
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const p = people.get(id);
-    if (p) out.push(p);
-    queue.push(...(reports.get(id) ?? []));
-  }
-  return out;
+  return chain;
 }
 
 /** Counts over people, by status and by option. */
@@ -166,8 +157,8 @@ export function attentionOrder(people: RollupPerson[]): RollupPerson[] {
   return [...people].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
 }
 
-/** One page of people in attention order after `cursor`. */
-export function pageOf(
+/** One page of people in attention order after `cursor` (read and made by `http/cursor.ts`). */
+export function pageInAttentionOrder(
   ordered: RollupPerson[],
   cursor: string | undefined,
   limit: number,

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { audit } from '../audit/audit.ts';
 import type { Database } from '../db/index.ts';
-import type { CallTreeRow } from '../db/schema.ts';
+import type { CallTreeChangesTable, CallTreeRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import type { ImportablePerson } from './csv.ts';
 import type { DirectoryEntry } from './hierarchy.ts';
 
 /** Loads a tree or answers 404. */
@@ -96,4 +97,70 @@ export async function peopleById(
     for (const r of rows) out.set(r.id, r);
   }
   return out;
+}
+
+/** How many people each tree has and how many of its events run, by tree id (two queries). */
+export async function treeCounts(
+  db: Kysely<Database>,
+  treeIds: string[],
+): Promise<{ members: Map<string, number>; running: Map<string, number> }> {
+  if (treeIds.length === 0) return { members: new Map(), running: new Map() };
+  const [members, running] = await Promise.all([
+    db
+      .selectFrom('call_tree_members')
+      .select(['tree_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tree_id', 'in', treeIds)
+      .groupBy('tree_id')
+      .execute(),
+    db
+      .selectFrom('call_events')
+      .select(['tree_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tree_id', 'in', treeIds)
+      .where('status', '=', 'running')
+      .groupBy('tree_id')
+      .execute(),
+  ]);
+  return {
+    members: new Map(members.map((c) => [c.tree_id, Number(c.n)])),
+    running: new Map(running.map((c) => [c.tree_id, Number(c.n)])),
+  };
+}
+
+/** The people holding a tree's event manager role, by name. */
+export function loadEventManagers(
+  db: Kysely<Database>,
+  treeId: string,
+): Promise<{ id: string; display_name: string; email: string }[]> {
+  return db
+    .selectFrom('call_tree_managers as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.display_name', 'u.email'])
+    .where('m.tree_id', '=', treeId)
+    .orderBy('u.display_name')
+    .execute();
+}
+
+/** A tree's latest edits (at most 500), newest first. */
+export function loadTreeChanges(
+  db: Kysely<Database>,
+  treeId: string,
+): Promise<Selectable<CallTreeChangesTable>[]> {
+  return db
+    .selectFrom('call_tree_changes')
+    .selectAll()
+    .where('tree_id', '=', treeId)
+    .orderBy('id', 'desc')
+    .limit(500)
+    .execute();
+}
+
+/** Everyone a CSV import can match an e-mail address to (disabled people too, to name them). */
+export async function loadImportablePeople(db: Kysely<Database>): Promise<ImportablePerson[]> {
+  const people = await db.selectFrom('users').select(['id', 'email', 'display_name', 'disabled']).execute();
+  return people.map((p) => ({
+    id: p.id,
+    email: p.email,
+    displayName: p.display_name,
+    disabled: !!p.disabled,
+  }));
 }

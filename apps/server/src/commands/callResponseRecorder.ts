@@ -8,6 +8,7 @@ import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { recordEvent } from '../events/eventLog.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
+import { snapshotChain } from '../policies/calltree.ts';
 
 /** How far ahead of the server's clock a device's clock may be before its answer time is refused. */
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
@@ -131,6 +132,8 @@ export async function callResponseRecorder(
       answeredAt,
       current: becomesCurrent,
       totals,
+      // Who may receive it live: those who run the event and this chain (policies/calltree.ts).
+      chain: await snapshotChain(trx, event.id, personId),
     },
     actorId: actor.id,
   });

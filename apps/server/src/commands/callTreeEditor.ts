@@ -1,12 +1,14 @@
 import type { CreateCallTreeRequest, UnplacedReason } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import { insertInChunks } from '../calltree/bulk.ts';
+import { type ImportPreview, previewTreeCsv } from '../calltree/csv.ts';
 import { placeFromDirectory, wouldLoop } from '../calltree/hierarchy.ts';
-import { loadDirectory, loadMembers, logTreeChange } from '../calltree/treeStore.ts';
+import { loadDirectory, loadImportablePeople, loadMembers, logTreeChange } from '../calltree/treeStore.ts';
 import type { Database } from '../db/index.ts';
 import type { CallTreeRow, UserRow } from '../db/schema.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
+import { recordAccessChanged } from './accessEvents.ts';
 
 /** People the directory could not place, by id. */
 export type Unplaced = { id: string; reason: UnplacedReason }[];
@@ -55,7 +57,7 @@ export async function callTreeCreator(
       .where('disabled', '=', 0)
       .executeTakeFirst();
     if (!root)
-      throw invalid('body.rootUserId', 'no active person has this id; pick one from the directory search');
+      throw invalid('body.rootUserId', 'no active person has this id; pick one from the people search');
   }
   const treeId = newId();
   await trx
@@ -174,7 +176,7 @@ async function requireMemberManager(
   }
 }
 
-/** Adds a person (found by directory search) under a manager of the tree, or at the top. */
+/** Adds a person (found with the people search) under a manager of the tree, or at the top. */
 export async function callTreeMemberAdder(
   trx: Kysely<Database>,
   actor: UserRow,
@@ -187,7 +189,7 @@ export async function callTreeMemberAdder(
     .where('id', '=', input.userId)
     .executeTakeFirst();
   if (!person || person.disabled) {
-    throw invalid('body.userId', 'no active person has this id; pick one from the directory search');
+    throw invalid('body.userId', 'no active person has this id; pick one from the people search');
   }
   const members = await loadMembers(trx, tree.id);
   if (members.has(input.userId)) {
@@ -306,7 +308,7 @@ export async function callTreeRoleSetter(
   grant: boolean,
 ): Promise<void> {
   const person = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!person) throw invalid('params.userId', 'no person has this id; pick one from the directory search');
+  if (!person) throw invalid('params.userId', 'no person has this id; pick one from the people search');
   const at = now();
   if (grant) {
     const added = await trx
@@ -328,4 +330,34 @@ export async function callTreeRoleSetter(
     { treeId: tree.id, actorId: actor.id, action: grant ? 'role_granted' : 'role_revoked', userId },
     at,
   );
+  // The role decides which events the person sees: their open sockets re-check their rooms.
+  await recordAccessChanged(trx, userId, `event manager of ${tree.name}`, actor.id);
+}
+
+/**
+ * Checks a tree CSV against the people BTalk knows and, with `apply`, replaces the tree's people
+ * with it; applying while any row has an error is a 400 naming the rows, and nothing changes.
+ */
+export async function callTreeCsvImporter(
+  trx: Kysely<Database>,
+  actor: UserRow,
+  tree: CallTreeRow,
+  csv: string,
+  apply: boolean,
+): Promise<ImportPreview> {
+  const result = previewTreeCsv(csv, await loadImportablePeople(trx));
+  if (!apply) return result;
+  if (result.errorCount > 0) {
+    const details = result.rows
+      .filter((r) => r.error)
+      .slice(0, 50)
+      .map((r) => ({ field: 'body.csv', reason: `line ${r.line}: ${r.error}` }));
+    throw new AppError(
+      'validation',
+      `${result.errorCount} row(s) have errors; fix them (see the preview) and import again. Nothing was changed.`,
+      details,
+    );
+  }
+  await callTreeImporter(trx, actor, tree, result.members);
+  return result;
 }

@@ -3,6 +3,7 @@ import type { DirectoryIdentity, GraphProfile } from '../auth/directoryClient.ts
 import type { Database } from '../db/index.ts';
 import type { UserRow, UserUpdate } from '../db/schema.ts';
 import { newId, now } from '../ids.ts';
+import { directoryAccessApplier, lockAdmins } from './personAccess.ts';
 
 /** The Entra-style app role that makes a person a BTalk administrator. */
 export const ADMIN_APP_ROLE = 'BTalk.Admin';
@@ -17,8 +18,9 @@ function localeOf(language: string | null | undefined): 'th' | 'en' | null {
 /**
  * Creates or updates the person a directory sign-in names, keyed by the directory's issuer and
  * subject (never by e-mail), from the token's claims and, when there is one, the Graph profile.
- * The directory's admin app role makes a person an admin; it never takes the role away, since
- * admins may also be named in BTalk itself.
+ * The token's app roles decide the admin role of a person whose role comes from the directory: the
+ * `BTalk.Admin` role gives it, its absence takes it away (a role set in BTalk's People screen stays).
+ * A person the directory disabled is enabled again: the directory has just let them sign in.
  */
 export async function directoryUserUpserter(
   trx: Kysely<Database>,
@@ -44,9 +46,8 @@ export async function directoryUserUpserter(
         }
       : {}),
     ...(locale ? { locale } : {}),
-    ...(admin ? { role: 'admin' as const } : {}),
   };
-  return trx
+  const person = await trx
     .insertInto('users')
     .values({
       id: newId(),
@@ -60,7 +61,8 @@ export async function directoryUserUpserter(
       phone: profile?.phone ?? null,
       manager_subject: profile?.managerId ?? null,
       locale: locale ?? 'en',
-      role: admin ? 'admin' : 'member',
+      // New people start as members; the directory's word below gives the role, audited.
+      role: 'member',
       tokens_valid_after: null,
       created_at: at,
       updated_at: at,
@@ -68,4 +70,6 @@ export async function directoryUserUpserter(
     .onConflict((oc) => oc.columns(['issuer', 'subject']).doUpdateSet(update))
     .returningAll()
     .executeTakeFirstOrThrow();
+  await lockAdmins(trx);
+  return (await directoryAccessApplier(trx, person, { admin, enabled: true }, 'sign-in')).person;
 }

@@ -94,7 +94,16 @@ export async function postCreator(
     .returningAll()
     .executeTakeFirstOrThrow();
   if (fileIds.length > 0) {
-    await trx.updateTable('attachments').set({ post_id: post.id }).where('id', 'in', fileIds).execute();
+    // Still not in a post: the clean-up of unposted uploads may have removed one since the check.
+    const taken = await trx
+      .updateTable('attachments')
+      .set({ post_id: post.id })
+      .where('id', 'in', fileIds)
+      .where('post_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== fileIds.length) {
+      throw invalid('body.attachmentIds', 'a file was removed before it was posted: upload it again');
+    }
   }
   await storeMentions(trx, post.id, post.id, mentions);
   await ringBellsByDefault(trx, post.id, [actor.id, ...mentions], at);

@@ -1,9 +1,10 @@
-import type { TermsTextInput } from '@btalk/contracts';
+import { SystemEventName, type TermsTextInput } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import { type AuditClient, audit } from '../audit/audit.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
 import type { TermsVersionRow, UserRow } from '../db/schema.ts';
+import { recordEvent } from '../events/eventLog.ts';
 import { now } from '../ids.ts';
 
 /** What publishing a terms version takes. */
@@ -54,6 +55,13 @@ export async function termsPublisher(
     target: `terms:${version}`,
     details: { version, titles: { th: input.th.title, en: input.en.title } },
     client: input.client,
+  });
+  // Open sockets check their person again at once: those who have not accepted it close (4404).
+  await recordEvent(trx, {
+    room: 'system:terms',
+    type: SystemEventName.termsPublished,
+    payload: { version },
+    actorId: input.actor.id,
   });
   return row;
 }

@@ -171,11 +171,38 @@ const Env = z.object({
     .min(0, { message: 'must be 0 or more seconds' })
     .max(60, { message: 'must be at most 60 seconds' })
     .default(10),
+  DIRECTORY_SYNC_INTERVAL_MINUTES: z.coerce
+    .number({ message: 'must be a number of minutes' })
+    .int({ message: 'must be a whole number of minutes' })
+    .min(0, { message: 'must be between 0 (off) and 10080 minutes' })
+    .max(10080, { message: 'must be between 0 (off) and 10080 minutes' })
+    .default(60),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: 'must be a number of requests' })
     .int()
     .min(1, { message: 'must be at least 1' })
     .default(60),
+  WRITE_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: 'must be a number of requests' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(60),
+  UPLOAD_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: 'must be a number of requests' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(20),
+  PAGE_VIEW_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: 'must be a number of requests' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(120),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(10, { message: 'must be between 10 and 5000 ms' })
+    .max(5000, { message: 'must be between 10 and 5000 ms' })
+    .default(250),
   MAX_UPLOAD_BYTES: z.coerce
     .number({ message: 'must be a number of bytes' })
     .int()
@@ -187,6 +214,23 @@ const Env = z.object({
     .min(1, { message: 'must be between 1 and 20' })
     .max(20, { message: 'must be between 1 and 20' })
     .default(10),
+  UPLOAD_MAX_UNPOSTED_FILES: z.coerce
+    .number({ message: 'must be a number of files' })
+    .int()
+    .min(1, { message: 'must be between 1 and 1000' })
+    .max(1000, { message: 'must be between 1 and 1000' })
+    .default(20),
+  UPLOAD_MAX_UNPOSTED_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .min(1024, { message: 'must be at least 1024 bytes' })
+    .default(100 * 1024 * 1024),
+  UPLOAD_UNPOSTED_TTL_HOURS: z.coerce
+    .number({ message: 'must be a number of hours' })
+    .int()
+    .min(1, { message: 'must be between 1 and 720 hours' })
+    .max(720, { message: 'must be between 1 and 720 hours' })
+    .default(24),
   REALTIME_RETENTION_DAYS: z.coerce
     .number({ message: 'must be a number of days' })
     .int()
@@ -215,6 +259,16 @@ const Env = z.object({
     .int()
     .min(50, { message: 'must be at least 50 ms' })
     .default(2000),
+  REALTIME_MAX_SOCKETS_PER_PERSON: z.coerce
+    .number({ message: 'must be a number of sockets' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(20),
+  REALTIME_MESSAGES_PER_10_SECONDS: z.coerce
+    .number({ message: 'must be a number of messages' })
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .default(100),
 });
 
 /** Which directory people sign in with. */
@@ -303,8 +357,34 @@ export interface Config {
   refreshGraceSeconds: number;
   /** Requests per minute that one address may make to each sign-in endpoint. */
   authRateLimitPerMinute: number;
+  /** Minutes between two directory syncs (people, admin roles, disabled accounts); 0: only on demand. */
+  directorySyncIntervalMinutes: number;
+  /**
+   * Per-person limits (http/rateLimits.ts), counted in Redis when REDIS_URL is set (all instances
+   * share them), else per instance; a Redis that fails or is slower than `redisTimeoutMs` falls back
+   * to this instance's own count.
+   */
+  rateLimits: {
+    /** Writes (POST, PATCH, PUT, DELETE) of posts, comments and reactions per person per minute. */
+    writesPerMinute: number;
+    /** Attachment uploads per person per minute. */
+    uploadsPerMinute: number;
+    /** Page views per person (or per address without a session) per minute. */
+    pageViewsPerMinute: number;
+    /** How long a rate-limit count may wait for Redis before this instance counts alone. */
+    redisTimeoutMs: number;
+  };
   /** Limits of attachment uploads: bytes per file, and files per upload and per post. */
-  uploads: { maxBytes: number; maxFiles: number };
+  uploads: {
+    maxBytes: number;
+    maxFiles: number;
+    /** Files a person may hold uploaded but not yet in a post (their quota). */
+    maxUnpostedFiles: number;
+    /** Bytes a person may hold uploaded but not yet in a post (their quota). */
+    maxUnpostedBytes: number;
+    /** Uploads still not in a post after this many hours are deleted (row and file). */
+    unpostedTtlHours: number;
+  };
   /** The realtime stream (realtime/). */
   realtime: {
     /** Days the event log keeps events; clients further behind get a resync. */
@@ -317,6 +397,10 @@ export interface Config {
     maxBufferedBytes: number;
     /** The log is read at least this often even without a commit signal (fallback for lost signals). */
     pollMs: number;
+    /** Signed-in sockets one person may hold on one instance (realtime/limits.ts). */
+    maxSocketsPerPerson: number;
+    /** Messages a socket may send per 10 s; beyond it they are refused, and at twice it the socket closes. */
+    messagesPer10Seconds: number;
   };
 }
 
@@ -441,7 +525,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     refreshGraceSeconds: e.REFRESH_GRACE_SECONDS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
-    uploads: { maxBytes: e.MAX_UPLOAD_BYTES, maxFiles: e.MAX_UPLOAD_FILES },
+    directorySyncIntervalMinutes: e.DIRECTORY_SYNC_INTERVAL_MINUTES,
+    rateLimits: {
+      writesPerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,
+      uploadsPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
+      pageViewsPerMinute: e.PAGE_VIEW_RATE_LIMIT_PER_MINUTE,
+      redisTimeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
+    },
+    uploads: {
+      maxBytes: e.MAX_UPLOAD_BYTES,
+      maxFiles: e.MAX_UPLOAD_FILES,
+      maxUnpostedFiles: e.UPLOAD_MAX_UNPOSTED_FILES,
+      maxUnpostedBytes: e.UPLOAD_MAX_UNPOSTED_BYTES,
+      unpostedTtlHours: e.UPLOAD_UNPOSTED_TTL_HOURS,
+    },
     realtime: {
       retentionDays: e.REALTIME_RETENTION_DAYS,
       allowedOrigins: [
@@ -455,6 +552,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
       maxBufferedBytes: e.REALTIME_MAX_BUFFERED_BYTES,
       pollMs: e.REALTIME_POLL_MS,
+      maxSocketsPerPerson: e.REALTIME_MAX_SOCKETS_PER_PERSON,
+      messagesPer10Seconds: e.REALTIME_MESSAGES_PER_10_SECONDS,
     },
   };
 }

@@ -23,8 +23,18 @@ export interface UsersTable {
   phone: ColumnType<string | null, string | null | undefined, string | null>;
   locale: 'th' | 'en';
   role: 'admin' | 'member';
+  /**
+   * Who decided the role: `directory` (sign-in and directory sync give and take the admin role as
+   * the directory's app role says) or `btalk` (an administrator in the People screen; sync keeps it).
+   */
+  role_source: ColumnType<RoleSource, RoleSource | undefined, RoleSource>;
   /** A disabled person cannot sign in and their sessions end. */
   disabled: Generated<number>;
+  /**
+   * Who disabled the person, null while enabled: `directory` (disabled or removed there; enabled
+   * again when the directory lists them enabled) or `btalk` (an administrator; sync keeps it).
+   */
+  disabled_source: ColumnType<RoleSource | null, RoleSource | null | undefined, RoleSource | null>;
   /** Access tokens issued before this time are refused (sign-out everywhere, disabling). */
   tokens_valid_after: string | null;
   /** The newest terms version the person accepted; the terms gate compares it with the current one. */
@@ -32,6 +42,9 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
 }
+
+/** Where a person's role or disabled state was decided: the directory, or BTalk's People screen. */
+export type RoleSource = 'directory' | 'btalk';
 
 /** A page view of the web app (analytics kept on our own server). */
 export interface PageViewsTable {
@@ -108,6 +121,11 @@ export interface SignInAttemptsTable {
   /** The PKCE verifier of the challenge sent to the directory. */
   code_verifier: string;
   redirect_uri: string;
+  /**
+   * SHA-256 (base64url) of the sign-in cookie of the browser that started the attempt; only that
+   * browser may complete it. Null only for attempts older than the column, which are refused.
+   */
+  browser_hash: string | null;
   created_at: string;
   expires_at: string;
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/db.ts';
-import { directorySignIn, type ListeningTestServer, useListeningTestServer } from '../test/listening.ts';
+import {
+  directorySignIn,
+  type ListeningTestServer,
+  postCode,
+  useListeningTestServer,
+} from '../test/listening.ts';
 import { syncDevelopmentPeople } from './index.ts';
 import { people, personByEmail, personById } from './people.ts';
 
@@ -60,7 +65,7 @@ describeEachDatabase('syncing the development directory into users', (kind) => {
   const server = useListeningTestServer(kind);
 
   it('creates every person with their manager, and running it again changes nothing', async () => {
-    expect(await syncDevelopmentPeople(server.ctx)).toBe(people.length);
+    expect((await syncDevelopmentPeople(server.ctx)).listed).toBe(people.length);
     await syncDevelopmentPeople(server.ctx);
     const rows = await server.ctx.db.kysely.selectFrom('users').selectAll().execute();
     expect(rows).toHaveLength(people.length);
@@ -74,8 +79,8 @@ describeEachDatabase('syncing the development directory into users', (kind) => {
   });
 
   it('is the same person as the one who signs in later', async () => {
-    const callback = await directorySignIn(server, 'anong@btalk.test');
-    const res = await server.api('/api/auth/code', { method: 'POST', body: JSON.stringify(callback) });
+    const { callback, browser } = await directorySignIn(server, 'anong@btalk.test');
+    const res = await postCode(server, browser, callback);
     const { data } = (await res.json()) as Json;
     const synced = await server.ctx.db.kysely
       .selectFrom('users')
@@ -102,8 +107,8 @@ describeEachDatabase('the development Graph subset', (kind) => {
   };
 
   it('requires a Graph token of the directory', async () => {
-    const callback = await directorySignIn(server, 'malee@btalk.test');
-    const res = await server.api('/api/auth/code', { method: 'POST', body: JSON.stringify(callback) });
+    const { callback, browser } = await directorySignIn(server, 'malee@btalk.test');
+    const res = await postCode(server, browser, callback);
     const data = ((await res.json()) as Json).data;
     token = data.aadAccessToken;
     expect((await graph(server, '/me', '')).status).toBe(401);
@@ -115,7 +120,9 @@ describeEachDatabase('the development Graph subset', (kind) => {
 
   it("lists every person with their manager to BTalk's app token, page by page, as Entra ID's Graph does", async () => {
     // BTalk's own listing: client credentials, then /users with $expand=manager, following nextLink.
-    const listed = (await server.ctx.directory.listPeople('tenant-1')) ?? [];
+    const listing = await server.ctx.directory.listPeople('tenant-1');
+    expect(listing?.complete).toBe(true);
+    const listed = listing?.people ?? [];
     expect(listed).toHaveLength(people.length);
     const somchai = personByEmail('somchai@btalk.test');
     expect(listed.find((p) => p.email === 'somchai@btalk.test')).toEqual({
@@ -129,7 +136,9 @@ describeEachDatabase('the development Graph subset', (kind) => {
       managerSubject: personByEmail('malee@btalk.test')?.id,
       locale: 'th',
       admin: false,
+      enabled: true,
     });
+    expect(listed.filter((p) => p.admin).map((p) => p.email)).toEqual(['admin@btalk.test']);
     expect(listed.filter((p) => p.managerSubject === null).map((p) => p.email)).toEqual([
       'prasert@btalk.test',
     ]);

@@ -1,6 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_APP_ROLE } from '../commands/directoryUserUpserter.ts';
 import { escapeHtml } from './loginPage.ts';
-import { type DirectoryPerson, directReports, people, personById, shownName } from './people.ts';
+import {
+  accountEnabled,
+  type DirectoryPerson,
+  directReports,
+  people,
+  personById,
+  shownName,
+} from './people.ts';
 import type { DevelopmentDirectory } from './provider.ts';
 
 /** A person as Microsoft Graph's `user` resource shows them (the fields BTalk uses). */
@@ -18,8 +26,14 @@ export function graphUser(person: DirectoryPerson) {
     mobilePhone: person.mobilePhone,
     businessPhones: [] as string[],
     officeLocation: null,
+    accountEnabled: accountEnabled(person),
   };
 }
+
+/** The object id of BTalk's service principal in the development directory (fixed, like a real one). */
+export const DEVELOPMENT_SERVICE_PRINCIPAL_ID = '5b1d2c6e-7c55-4d1e-9a3e-0b7a1c0ffee1';
+/** The id of the `BTalk.Admin` app role of BTalk's app registration in the development directory. */
+export const DEVELOPMENT_ADMIN_ROLE_ID = '8e0f6a4b-2d3c-4b7a-9f1e-0b7a1ad0a1a1';
 
 function graphError(reply: FastifyReply, status: number, code: string, message: string) {
   return reply.status(status).send({ error: { code, message } });
@@ -69,6 +83,48 @@ function filterPeople(list: readonly DirectoryPerson[], filter: string): Directo
     return list.filter((p) => String(graphUser(p)[field as 'mail']).toLowerCase() === value);
   }
   return null;
+}
+
+/**
+ * One page of a Graph collection: `$top` items from `$skiptoken` on, with `@odata.nextLink` to the
+ * next page as Graph pages; a bad `$top` or `$skiptoken` is Graph's 400.
+ */
+function pageOfGraph<T>(
+  reply: FastifyReply,
+  directory: DevelopmentDirectory,
+  list: readonly T[],
+  q: Record<string, string | undefined>,
+  path: string,
+) {
+  const top = q.$top === undefined ? DEFAULT_TOP : Number(q.$top);
+  if (!Number.isInteger(top) || top < 1 || top > MAX_TOP) {
+    return graphError(
+      reply,
+      400,
+      'BadRequest',
+      `Invalid page size specified: '${q.$top}'. Must be between 1 and 999 inclusive.`,
+    );
+  }
+  const skip = q.$skiptoken === undefined ? 0 : Number(q.$skiptoken);
+  if (!Number.isInteger(skip) || skip < 0) {
+    return graphError(reply, 400, 'BadRequest', `Invalid $skiptoken: '${q.$skiptoken}'.`);
+  }
+  const value = list.slice(skip, skip + top);
+  if (skip + top >= list.length) return { value };
+  const next = new URL(`${directory.issuer}/graph/v1.0/${path}`);
+  for (const [key, v] of Object.entries(q))
+    if (v !== undefined && key !== '$skiptoken') next.searchParams.set(key, String(v));
+  next.searchParams.set('$skiptoken', String(skip + top));
+  return { '@odata.nextLink': next.toString(), value };
+}
+
+function forbidden(reply: FastifyReply) {
+  return graphError(
+    reply,
+    403,
+    'Authorization_RequestDenied',
+    'Insufficient privileges to complete the operation.',
+  );
 }
 
 const PALETTE = ['#472F92', '#8F0562', '#1E6A8C', '#2E7D32', '#B45309', '#5B21B6'];
@@ -151,6 +207,51 @@ export function registerDevelopmentGraph(app: FastifyInstance, directory: Develo
       });
     }
 
+    // BTalk's service principal (`/servicePrincipals(appId='…')`) with its app roles, and who holds
+    // them (`appRoleAssignedTo`, paged): app tokens only, as with Application.Read.All.
+    graph.get<{ Params: { resource: string } }>(`${base}/:resource`, async (request, reply) => {
+      const appId = /^servicePrincipals\(appId='([^']*)'\)$/.exec(request.params.resource)?.[1];
+      if (request.graphPerson) return forbidden(reply);
+      if (appId !== directory.clientId) return notFound(reply, request.params.resource);
+      return {
+        id: DEVELOPMENT_SERVICE_PRINCIPAL_ID,
+        appId,
+        appRoles: [
+          {
+            id: DEVELOPMENT_ADMIN_ROLE_ID,
+            value: ADMIN_APP_ROLE,
+            displayName: 'BTalk administrator',
+            isEnabled: true,
+            allowedMemberTypes: ['User'],
+          },
+        ],
+      };
+    });
+    graph.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+      `${base}/servicePrincipals/:id/appRoleAssignedTo`,
+      async (request, reply) => {
+        if (request.graphPerson) return forbidden(reply);
+        if (request.params.id !== DEVELOPMENT_SERVICE_PRINCIPAL_ID) return notFound(reply, request.params.id);
+        const assigned = people
+          .filter((p) => p.role === 'admin')
+          .map((p) => ({
+            id: `assignment-${p.id}`,
+            appRoleId: DEVELOPMENT_ADMIN_ROLE_ID,
+            principalId: p.id,
+            principalType: 'User',
+            principalDisplayName: shownName(p),
+            resourceId: DEVELOPMENT_SERVICE_PRINCIPAL_ID,
+          }));
+        return pageOfGraph(
+          reply,
+          directory,
+          assigned,
+          request.query,
+          `servicePrincipals/${request.params.id}/appRoleAssignedTo`,
+        );
+      },
+    );
+
     graph.get<{ Querystring: Record<string, string | undefined> }>(
       `${base}/users`,
       async (request, reply) => {
@@ -164,31 +265,13 @@ export function registerDevelopmentGraph(app: FastifyInstance, directory: Develo
           }
           list = filtered;
         }
-        const top = q.$top === undefined ? DEFAULT_TOP : Number(q.$top);
-        if (!Number.isInteger(top) || top < 1 || top > MAX_TOP) {
-          return graphError(
-            reply,
-            400,
-            'BadRequest',
-            `Invalid page size specified: '${q.$top}'. Must be between 1 and 999 inclusive.`,
-          );
-        }
-        // `$skiptoken` pages on, as Graph's `@odata.nextLink` does; `$expand=manager` adds each manager's id.
-        const skip = q.$skiptoken === undefined ? 0 : Number(q.$skiptoken);
-        if (!Number.isInteger(skip) || skip < 0) {
-          return graphError(reply, 400, 'BadRequest', `Invalid $skiptoken: '${q.$skiptoken}'.`);
-        }
+        // `$expand=manager` adds each manager's id.
         const expandManager = /^manager(\(|$)/.test(q.$expand ?? '');
-        const value = list.slice(skip, skip + top).map((p) => ({
+        const value = list.map((p) => ({
           ...graphUser(p),
           ...(expandManager && p.managerId ? { manager: { id: p.managerId } } : {}),
         }));
-        if (skip + top >= list.length) return { value };
-        const next = new URL(`${directory.issuer}/graph/v1.0/users`);
-        for (const [key, v] of Object.entries(q))
-          if (v !== undefined && key !== '$skiptoken') next.searchParams.set(key, String(v));
-        next.searchParams.set('$skiptoken', String(skip + top));
-        return { '@odata.nextLink': next.toString(), value };
+        return pageOfGraph(reply, directory, value, q, 'users');
       },
     );
   });

@@ -24,6 +24,8 @@ const DirectoryPerson = z.object({
   managerId: z.string().uuid().nullable(),
   /** When true, Graph access on this person's behalf needs consent first (as a new Entra user). */
   graphConsentRequired: z.boolean().optional(),
+  /** False for a person whose account is disabled: they cannot sign in, and sync disables them. */
+  accountEnabled: z.boolean().optional(),
 });
 export type DirectoryPerson = z.infer<typeof DirectoryPerson>;
 
@@ -33,13 +35,51 @@ export const DEVELOPMENT_PASSWORD = 'btalk';
 /** The tenant id the development directory puts in its tokens (`tid`), like an Entra tenant. */
 export const DEVELOPMENT_TENANT_ID = '00000000-0000-4000-8000-00000000b7a1';
 
-/** The seeded people of the development directory, checked once when first needed. */
-export const people: readonly DirectoryPerson[] = z
+const seeded: readonly DirectoryPerson[] = z
   .array(DirectoryPerson)
   .parse(JSON.parse(readFileSync(new URL('./people.json', import.meta.url), 'utf8')));
+const current: DirectoryPerson[] = [...seeded];
 
-const byId = new Map(people.map((p) => [p.id, p]));
-const byEmail = new Map(people.map((p) => [p.email.toLowerCase(), p]));
+/**
+ * The people of the development directory: the seeded ones (people.json), as changed by
+ * `changeDevelopmentPeople` while the process runs.
+ */
+export const people: readonly DirectoryPerson[] = current;
+
+const byId = new Map<string, DirectoryPerson>();
+const byEmail = new Map<string, DirectoryPerson>();
+function index(): void {
+  byId.clear();
+  byEmail.clear();
+  for (const p of current) {
+    byId.set(p.id, p);
+    byEmail.set(p.email.toLowerCase(), p);
+  }
+}
+index();
+
+/**
+ * Changes the development directory's people in this process, as a directory administrator changes
+ * Entra ID (take an app role away, disable an account, delete a person): `change` gets a copy of the
+ * list and answers the new one. Sign-in, the Graph subset and sync see the change at once. Used by
+ * the tests of directory sync; `restoreDevelopmentPeople` goes back to people.json.
+ */
+export function changeDevelopmentPeople(change: (list: DirectoryPerson[]) => DirectoryPerson[]): void {
+  const next = z.array(DirectoryPerson).parse(change(current.map((p) => ({ ...p }))));
+  current.splice(0, current.length, ...next);
+  index();
+}
+
+/** Puts the development directory's people back as people.json has them. */
+export function restoreDevelopmentPeople(): void {
+  current.splice(0, current.length, ...seeded);
+  index();
+}
+
+/** Whether the person's directory account is enabled. */
+export function accountEnabled(person: DirectoryPerson): boolean {
+  return person.accountEnabled !== false;
+}
 
 /** A person by directory id. */
 export function personById(id: string): DirectoryPerson | undefined {

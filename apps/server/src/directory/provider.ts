@@ -7,7 +7,13 @@ import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { databaseAdapter } from './adapter.ts';
 import { directorySigningKey, publicJwk } from './keys.ts';
-import { DEVELOPMENT_TENANT_ID, type DirectoryPerson, personById, shownName } from './people.ts';
+import {
+  accountEnabled,
+  DEVELOPMENT_TENANT_ID,
+  type DirectoryPerson,
+  personById,
+  shownName,
+} from './people.ts';
 
 /** The grant type of the on-behalf-of exchange (RFC 7523 bearer assertion, as Entra ID uses it). */
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -115,7 +121,8 @@ export async function createDevelopmentDirectory(
     cookies: { keys: [cookieKey] },
     findAccount: (_ctx, sub) => {
       const person = personById(sub);
-      if (!person) return undefined;
+      // A disabled (or deleted) account gets no more tokens, refresh included.
+      if (!person || !accountEnabled(person)) return undefined;
       return { accountId: person.id, claims: () => personClaims(person) };
     },
     claims: {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerDevelopmentGraph } from './graph.ts';
 import { LOGIN_PAGE_CSP, loginPage } from './loginPage.ts';
-import { DEVELOPMENT_PASSWORD, personByEmail } from './people.ts';
+import { accountEnabled, DEVELOPMENT_PASSWORD, personByEmail } from './people.ts';
 import type { DevelopmentDirectory } from './provider.ts';
 
 function samePassword(sent: string): boolean {
@@ -74,8 +74,9 @@ export async function mountDevelopmentDirectory(
           }
           if (details.uid !== request.params.uid) return expiredPage(reply);
           const email = String(request.body?.email ?? '');
-          const person = personByEmail(email);
-          if (!person || !samePassword(String(request.body?.password ?? ''))) {
+          const found = personByEmail(email);
+          const person = found && samePassword(String(request.body?.password ?? '')) ? found : undefined;
+          if (!person || !accountEnabled(person)) {
             return reply
               .status(401)
               .type('text/html; charset=utf-8')
@@ -85,7 +86,10 @@ export async function mountDevelopmentDirectory(
                 loginPage({
                   action: `${mountPath}/interaction/${details.uid}/login`,
                   email,
-                  error: 'Wrong email or password. อีเมลหรือรหัสผ่านไม่ถูกต้อง',
+                  // As Entra ID says to a disabled account, only once the password was right.
+                  error: person
+                    ? 'Your account has been disabled. บัญชีของคุณถูกปิดใช้งาน'
+                    : 'Wrong email or password. อีเมลหรือรหัสผ่านไม่ถูกต้อง',
                 }),
               );
           }

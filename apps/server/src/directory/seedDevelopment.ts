@@ -13,7 +13,7 @@ const MORE_VOICES = 4;
  * steps are idempotent, so every start runs them.
  */
 export async function seedDevelopment(ctx: AppContext): Promise<{ people: number; topics: number }> {
-  const people = await syncDevelopmentPeople(ctx);
+  const people = (await syncDevelopmentPeople(ctx)).listed;
   const rows = await ctx.db.kysely
     .selectFrom('users')
     .selectAll()

@@ -1,5 +1,5 @@
 import type { CallEventAbilities, CallTreeAbilities } from '@btalk/contracts';
-import type { Kysely } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { CallEventRow, CallEventTargetRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -63,6 +63,28 @@ export function authorizeTree(access: TreeAccess, action: TreeAction): void {
     const who = action === 'startEvent' || action === 'export' ? 'an event manager of this tree' : 'an admin';
     throw new AppError('forbidden', `Only ${who} may do this. Ask an admin for the role.`);
   }
+}
+
+/**
+ * The one way routes ask: throws unless `user` may do `action` with a tree (`{ tree }`: 404 to
+ * people who may not see it, 403 to those who may not do it), with an event (`{ event, access }`:
+ * 404, 403, or 409 once closed), or create a tree (no target: admins).
+ */
+export function authorize(user: CallTreeViewer, action: 'createTree'): void;
+export function authorize(user: CallTreeViewer, action: TreeAction, target: { tree: TreeAccess }): void;
+export function authorize(
+  user: CallTreeViewer,
+  action: EventAction,
+  target: { event: CallEventRow; access: EventAccess },
+): void;
+export function authorize(
+  user: CallTreeViewer,
+  action: 'createTree' | TreeAction | EventAction,
+  target?: { tree: TreeAccess } | { event: CallEventRow; access: EventAccess },
+): void {
+  if (!target) authorizeTreeCreation(user);
+  else if ('tree' in target) authorizeTree(target.tree, action as TreeAction);
+  else authorizeEvent(target.access, target.event, action as EventAction);
 }
 
 /** How a person relates to an event. */
@@ -137,8 +159,44 @@ export function authorizeEvent(access: EventAccess, event: CallEventRow, action:
 }
 
 /**
+ * The person and the managers above them in the event's snapshot, nearest first (one query; not
+ * today's tree: the snapshot is what the event targets). Who may answer for a person and who may
+ * read their answers both follow this chain.
+ */
+export async function snapshotChain(
+  db: Kysely<Database>,
+  eventId: string,
+  personId: string,
+): Promise<string[]> {
+  const rows = await db
+    .withRecursive('chain(user_id, manager_id, depth)', (qb) =>
+      qb
+        .selectFrom('call_event_targets')
+        .select(['user_id', 'manager_id', sql<number>`0`.as('depth')])
+        .where('event_id', '=', eventId)
+        .where('user_id', '=', personId)
+        .unionAll((eb) =>
+          eb
+            .selectFrom('call_event_targets as t')
+            .innerJoin('chain as c', 'c.manager_id', 't.user_id')
+            .select(['t.user_id', 't.manager_id', sql<number>`c.depth + 1`.as('depth')])
+            .where('t.event_id', '=', eventId)
+            .where('c.depth', '<', MAX_CHAIN_DEPTH),
+        ),
+    )
+    .selectFrom('chain')
+    .select(['user_id', 'depth'])
+    .orderBy('depth')
+    .execute();
+  return [...new Set(rows.map((r) => r.user_id))];
+}
+
+/** A snapshot's manager chain is never longer than this (a loop in bad data stops here). */
+const MAX_CHAIN_DEPTH = 64;
+
+/**
  * Whether `actorId` may answer for `personId` in the event: the person themselves, or a manager
- * above them in the event's snapshot (not in today's tree: the snapshot is what the event targets).
+ * above them in the event's snapshot.
  */
 export async function mayAnswerFor(
   db: Kysely<Database>,
@@ -147,20 +205,50 @@ export async function mayAnswerFor(
   personId: string,
 ): Promise<boolean> {
   if (actorId === personId) return true;
-  const seen = new Set<string>();
-  let at: string | null = personId;
-  while (at && !seen.has(at)) {
-    seen.add(at);
-    const row: { manager_id: string | null } | undefined = await db
-      .selectFrom('call_event_targets')
-      .select('manager_id')
-      .where('event_id', '=', eventId)
-      .where('user_id', '=', at)
-      .executeTakeFirst();
-    at = row?.manager_id ?? null;
-    if (at === actorId) return true;
-  }
-  return false;
+  return (await snapshotChain(db, eventId, personId)).includes(actorId);
+}
+
+/**
+ * Whether `viewerId` may read a person's answers and escalations in an event: those who run it
+ * (admins, the tree's event managers), and everyone in the person's `chain` (see `snapshotChain`):
+ * the person and the managers above them. The one rule for the roll-up over HTTP and for the
+ * realtime stream.
+ */
+export function mayReadAnswersOf(runsIt: boolean, viewerId: string, chain: readonly string[]): boolean {
+  return runsIt || chain.includes(viewerId);
+}
+
+/**
+ * Whether a realtime event of the room `callevent:<id>` may reach `viewerId`: what concerns the
+ * event as a whole reaches everyone who sees it; an answer or an escalation about one person (its
+ * payload has `personId` and that person's `chain`) only those who may read that person's answers.
+ */
+export function mayReceiveCallEvent(runsIt: boolean, viewerId: string, payload: unknown): boolean {
+  const about = payload as { personId?: unknown; chain?: unknown } | null;
+  if (typeof about?.personId !== 'string') return true;
+  const chain = Array.isArray(about.chain) ? (about.chain as string[]) : [];
+  return mayReadAnswersOf(runsIt, viewerId, chain);
+}
+
+/** The events among `eventIds` that `user` runs (admins: all; else the trees they are event manager of). */
+export async function runCallEventIds(
+  db: Kysely<Database>,
+  user: UserRow,
+  eventIds: readonly string[],
+): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  if (user.role === 'admin') return new Set(eventIds);
+  const rows = await db
+    .selectFrom('call_events')
+    .select('id')
+    .where('id', 'in', eventIds)
+    .where(
+      'tree_id',
+      'in',
+      db.selectFrom('call_tree_managers').select('tree_id').where('user_id', '=', user.id),
+    )
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
@@ -180,19 +268,96 @@ export async function canSeeCallEvent(
 
 /** The ids of every event `user` may see (for the realtime room registry), newest first. */
 export async function visibleCallEventIds(db: Kysely<Database>, user: UserRow): Promise<string[]> {
-  let query = db.selectFrom('call_events').select('id');
-  if (user.role !== 'admin') {
-    query = query.where((eb) =>
-      eb.or([
-        eb(
-          'tree_id',
-          'in',
-          eb.selectFrom('call_tree_managers').select('tree_id').where('user_id', '=', user.id),
-        ),
-        eb('id', 'in', eb.selectFrom('call_event_targets').select('event_id').where('user_id', '=', user.id)),
-      ]),
+  const rows = await db
+    .selectFrom('call_events')
+    .select('id')
+    .where(visibleCallEvents(user))
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The person a list restriction asks about: their id and role are all the rules need. */
+export type CallTreeViewer = Pick<UserRow, 'id' | 'role'>;
+
+/**
+ * Restricts a query that has `call_events` in it to the events `viewer` may see, the rule of
+ * `authorizeEvent` for lists: every event for admins, else the events of trees they are an event
+ * manager of and the events that target them.
+ */
+export function visibleCallEvents(viewer: CallTreeViewer) {
+  return (eb: ExpressionBuilder<Database, 'call_events'>): Expression<SqlBool> =>
+    viewer.role === 'admin'
+      ? sql<SqlBool>`1 = 1`
+      : eb.or([
+          eb(
+            'call_events.tree_id',
+            'in',
+            eb
+              .selectFrom('call_tree_managers as vm')
+              .select('vm.tree_id')
+              .where('vm.user_id', '=', viewer.id),
+          ),
+          eb(
+            'call_events.id',
+            'in',
+            eb
+              .selectFrom('call_event_targets as vt')
+              .select('vt.event_id')
+              .where('vt.user_id', '=', viewer.id),
+          ),
+        ]);
+}
+
+/**
+ * Restricts a query that has `call_trees` in it to the trees `viewer` may see, the rule of
+ * `authorizeTree` for lists: every tree for admins, else those they are an event manager or a member of.
+ */
+export function visibleCallTrees(viewer: CallTreeViewer) {
+  return (eb: ExpressionBuilder<Database, 'call_trees'>): Expression<SqlBool> =>
+    viewer.role === 'admin'
+      ? sql<SqlBool>`1 = 1`
+      : eb.or([
+          eb(
+            'call_trees.id',
+            'in',
+            eb
+              .selectFrom('call_tree_managers as vm')
+              .select('vm.tree_id')
+              .where('vm.user_id', '=', viewer.id),
+          ),
+          eb(
+            'call_trees.id',
+            'in',
+            eb.selectFrom('call_tree_members as vt').select('vt.tree_id').where('vt.user_id', '=', viewer.id),
+          ),
+        ]);
+}
+
+/** Whether the person may build call trees (admins). */
+export function canCreateTrees(viewer: CallTreeViewer): boolean {
+  return viewer.role === 'admin';
+}
+
+/** Throws 403 unless the person may build call trees (admins). */
+export function authorizeTreeCreation(viewer: CallTreeViewer): void {
+  if (!canCreateTrees(viewer)) throw new AppError('forbidden', 'Only an admin may create call trees.');
+}
+
+/**
+ * Throws 403 unless `actorId` may answer for `personId` in the event (see `mayAnswerFor`); the
+ * person is one the event targets (checked when loading them).
+ */
+export async function authorizeAnswerFor(
+  db: Kysely<Database>,
+  eventId: string,
+  actorId: string,
+  personId: string,
+): Promise<void> {
+  if (!(await mayAnswerFor(db, eventId, actorId, personId))) {
+    throw new AppError(
+      'forbidden',
+      'Only the person or a manager above them in this event may answer for them.',
     );
   }
-  const rows = await query.orderBy('id', 'desc').execute();
-  return rows.map((r) => r.id);
 }

@@ -72,8 +72,14 @@ export async function visibleTopicIds(db: Kysely<Database>, viewer: Viewer): Pro
   return rows.map((r) => r.id);
 }
 
+/**
+ * What a person may do with a topic they can see (the topic's answer adds, from `post.ts`'s
+ * `contentAbilities`, what they may do with its posts and comments).
+ */
+export type TopicRights = Omit<TopicAbilities, 'ownPost' | 'othersPost' | 'ownComment' | 'othersComment'>;
+
 /** What a person may do with a topic they can see. */
-export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicAbilities {
+export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicRights {
   const { topic, membership } = access;
   const open = topic.archived_at === null;
   const owner = membership?.role === 'owner';
@@ -89,7 +95,27 @@ export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicAbilit
   };
 }
 
-/** Throws 403 with the given reason unless the rule allows it. */
-export function authorize(allowed: boolean, reason: string): void {
-  if (!allowed) throw new AppError('forbidden', reason);
+/** Something a person does with a topic they can see. */
+export type TopicAction = keyof TopicRights;
+
+const MANAGE_MEMBERS =
+  'Only the topic’s owners and admins can manage its members (and not while it is archived).';
+
+/** Why each action is refused, as the person reads it. */
+const REFUSED: Record<TopicAction, (access: TopicAccess) => string> = {
+  edit: (access) =>
+    access.topic.archived_at
+      ? 'This topic is archived: unarchive it first.'
+      : 'Only the topic’s owners and admins can change it.',
+  archive: () => 'Only the topic’s owners and admins can archive it.',
+  manageMembers: () => MANAGE_MEMBERS,
+  post: () => 'This topic is archived: it is read-only until an owner unarchives it.',
+  pin: () => 'Only the topic’s owners can pin posts.',
+  leave: () => MANAGE_MEMBERS,
+  follow: () => 'Only organisation-wide topics can be followed; members-only topics reach their members.',
+};
+
+/** Throws 403, saying why, unless the person may do `action` with the topic (see `topicAbilities`). */
+export function authorize(viewer: Viewer, action: TopicAction, access: TopicAccess): void {
+  if (!topicAbilities(viewer, access)[action]) throw new AppError('forbidden', REFUSED[action](access));
 }

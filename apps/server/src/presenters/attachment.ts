@@ -1,14 +1,31 @@
 import type { Attachment } from '@btalk/contracts';
 import type { AttachmentRow } from '../db/schema.ts';
+import { cleanFileName, contentDisposition } from '../files/fileNames.ts';
 
-/** An attachment as the API shows it, with the path of its content. */
+/**
+ * An attachment as the API shows it, with the path of its content. The name is cleaned again, so a
+ * row stored before names were cleaned of format characters is shown safely too.
+ */
 export function presentAttachment(row: AttachmentRow): Attachment {
   return {
     id: row.id,
-    fileName: row.file_name,
+    fileName: cleanFileName(row.file_name),
     contentType: row.content_type,
     sizeBytes: Number(row.size_bytes),
     kind: row.kind,
     url: `/api/attachments/${row.id}`,
+  };
+}
+
+/** The headers of an attachment's content: images inline, anything else a download, never sniffed or run. */
+export function attachmentContentHeaders(row: AttachmentRow): Record<string, string> {
+  const inline = row.kind === 'image';
+  return {
+    'content-type': inline ? row.content_type : 'application/octet-stream',
+    'content-length': String(row.size_bytes),
+    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', row.file_name),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cache-control': 'private, max-age=3600',
   };
 }

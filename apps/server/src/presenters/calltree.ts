@@ -1,16 +1,45 @@
 import type {
   CallAnswer,
   CallEventAbilities,
+  CallEventDetail,
   CallEventOption,
+  CallEventReport,
   CallEventSummary,
   CallPerson,
+  CallPersonHistory,
   CallStatus,
   CallTotals,
   CallTreeAbilities,
+  CallTreeChange,
+  CallTreeDetail,
   CallTreeSummary,
+  RefreshCallTreeResponse,
+  UnplacedPerson,
 } from '@btalk/contracts';
-import type { RollupPerson } from '../calltree/rollup.ts';
-import type { CallAnswerRow, CallEventRow, CallTreeRow } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import { toCsv } from '../calltree/csv.ts';
+import type { EventReportFacts } from '../calltree/eventStore.ts';
+import { wholeTree } from '../calltree/hierarchy.ts';
+import {
+  attentionOrder,
+  branchesOf,
+  pageInAttentionOrder,
+  type RollupPerson,
+  secondsToShare,
+  totalsOf,
+} from '../calltree/rollup.ts';
+import { eventTotals } from '../calltree/totals.ts';
+import { loadEventManagers, loadMembers, peopleById, treeCounts } from '../calltree/treeStore.ts';
+import type { RefreshOutcome, Unplaced } from '../commands/callTreeEditor.ts';
+import type { Database } from '../db/index.ts';
+import type {
+  CallAnswerRow,
+  CallEventRow,
+  CallTreeChangesTable,
+  CallTreeRow,
+  UserRow,
+} from '../db/schema.ts';
+import { eventAbilities, eventAccess, treeAbilities, treeAccess } from '../policies/calltree.ts';
 
 /** A tree as lists show it. */
 export function presentTreeSummary(
@@ -99,5 +128,274 @@ export function presentCallPerson(p: RollupPerson): CallPerson {
     answeredByName: p.answeredByName,
     onBehalf: p.onBehalf,
     escalations: p.escalations,
+  };
+}
+
+/** Trees as lists show them, for `user`, in the given order (counts in two queries). */
+export async function presentTreeSummaries(
+  db: Kysely<Database>,
+  user: UserRow,
+  trees: CallTreeRow[],
+): Promise<CallTreeSummary[]> {
+  const counts = await treeCounts(
+    db,
+    trees.map((t) => t.id),
+  );
+  return Promise.all(
+    trees.map(async (tree) =>
+      presentTreeSummary(
+        tree,
+        counts.members.get(tree.id) ?? 0,
+        counts.running.get(tree.id) ?? 0,
+        treeAbilities(await treeAccess(db, user, tree.id)),
+      ),
+    ),
+  );
+}
+
+/** A tree with its people (top down) and event managers, for `user`. */
+export async function presentTreeDetail(
+  db: Kysely<Database>,
+  user: UserRow,
+  tree: CallTreeRow,
+): Promise<CallTreeDetail> {
+  const members = await loadMembers(db, tree.id);
+  const [managers, people, [summary]] = await Promise.all([
+    loadEventManagers(db, tree.id),
+    peopleById(db, members.keys()),
+    presentTreeSummaries(db, user, [tree]),
+  ]);
+  return {
+    ...summary!,
+    members: wholeTree(members).map(({ id }) => {
+      const p = people.get(id)!;
+      return {
+        id,
+        displayName: p.display_name,
+        email: p.email,
+        department: p.department,
+        jobTitle: p.job_title,
+        managerId: members.get(id) ?? null,
+      };
+    }),
+    eventManagers: managers.map((m) => ({ id: m.id, displayName: m.display_name, email: m.email })),
+  };
+}
+
+/** People the directory could not place, with their names and why. */
+export async function presentUnplaced(db: Kysely<Database>, unplaced: Unplaced): Promise<UnplacedPerson[]> {
+  const people = await peopleById(
+    db,
+    unplaced.map((u) => u.id),
+  );
+  return unplaced.map((u) => ({
+    id: u.id,
+    displayName: people.get(u.id)?.display_name ?? '',
+    email: people.get(u.id)?.email ?? '',
+    reason: u.reason,
+  }));
+}
+
+/** What a refresh from the directory changes (or changed), with the people's names. */
+export async function presentRefreshOutcome(
+  db: Kysely<Database>,
+  outcome: RefreshOutcome,
+): Promise<RefreshCallTreeResponse> {
+  const people = await peopleById(db, [
+    ...outcome.joined,
+    ...outcome.left,
+    ...outcome.moved.map((m) => m.id),
+  ]);
+  const ref = (id: string) => ({
+    id,
+    displayName: people.get(id)?.display_name ?? '',
+    email: people.get(id)?.email ?? '',
+  });
+  return {
+    applied: outcome.applied,
+    joined: outcome.joined.map(ref),
+    left: outcome.left.map(ref),
+    moved: outcome.moved.map((m) => ({
+      id: m.id,
+      displayName: people.get(m.id)?.display_name ?? '',
+      fromManagerId: m.from,
+      toManagerId: m.to,
+    })),
+    unplaced: await presentUnplaced(db, outcome.unplaced),
+  };
+}
+
+/** One edit of a tree's history. */
+export function presentTreeChange(row: Selectable<CallTreeChangesTable>): CallTreeChange {
+  return {
+    id: row.id,
+    action: row.action,
+    actorId: row.actor_id,
+    userId: row.user_id,
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+    createdAt: row.created_at,
+  };
+}
+
+/** A tree as CSV (`email,manager email`, top down), the format the import takes. */
+export async function presentTreeCsv(db: Kysely<Database>, tree: CallTreeRow): Promise<string> {
+  const members = await loadMembers(db, tree.id);
+  const people = await peopleById(db, members.keys());
+  const rows = wholeTree(members).map(({ id }) => {
+    const manager = members.get(id);
+    return [people.get(id)!.email, manager ? people.get(manager)!.email : ''];
+  });
+  return toCsv(['email', 'manager email'], rows);
+}
+
+/** Events as lists show them, for `user`, in the given order. */
+export async function presentEventSummaries(
+  db: Kysely<Database>,
+  user: UserRow,
+  events: CallEventRow[],
+): Promise<CallEventSummary[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((e) => e.id);
+  const [totals, trees, mine] = await Promise.all([
+    eventTotals(db, ids),
+    db
+      .selectFrom('call_trees')
+      .select(['id', 'name'])
+      .where('id', 'in', [...new Set(events.map((e) => e.tree_id))])
+      .execute(),
+    db
+      .selectFrom('call_event_targets')
+      .select(['event_id', 'status'])
+      .where('event_id', 'in', ids)
+      .where('user_id', '=', user.id)
+      .execute(),
+  ]);
+  const treeName = new Map(trees.map((t) => [t.id, t.name]));
+  const myStatus = new Map(mine.map((m) => [m.event_id, m.status]));
+  return Promise.all(
+    events.map(async (event) =>
+      presentEventSummary(
+        event,
+        treeName.get(event.tree_id) ?? '',
+        totals.get(event.id)!,
+        myStatus.get(event.id) ?? null,
+        eventAbilities(await eventAccess(db, user, event), event),
+      ),
+    ),
+  );
+}
+
+/** An event with the roll-up of the caller's scope: totals, branches, departments, the first people. */
+export function presentEventDetail(
+  summary: CallEventSummary,
+  rollup: { scope: CallEventDetail['scope']; people: RollupPerson[]; counted: RollupPerson[] },
+  status: CallStatus | undefined,
+  myAnswer: CallAnswer | null,
+): CallEventDetail {
+  const { scope, people, counted } = rollup;
+  const { totals, byOption } = totalsOf(counted);
+  const departments = new Map<string, number>();
+  for (const p of people) {
+    if (p.department) departments.set(p.department, (departments.get(p.department) ?? 0) + 1);
+  }
+  return {
+    ...summary,
+    scope,
+    scopeTotals: totals,
+    byOption,
+    branches: branchesOf(people, counted),
+    departments: [...departments]
+      .map(([name, count]) => ({ name, count }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    people: presentPeoplePage(counted, status, undefined, 100),
+    myAnswer,
+  };
+}
+
+/** A page of the roll-up's people (one status, or all) in attention order after `cursor`. */
+export function presentPeoplePage(
+  counted: RollupPerson[],
+  status: CallStatus | undefined,
+  cursor: string | undefined,
+  limit: number,
+): { items: CallPerson[]; nextCursor: string | null } {
+  const listed = status ? counted.filter((p) => p.status === status) : counted;
+  const page = pageInAttentionOrder(attentionOrder(listed), cursor, limit);
+  return { items: page.items.map(presentCallPerson), nextCursor: page.nextCursor };
+}
+
+const STATUS_LABEL = { safe: 'Safe', need_help: 'Need help', no_answer: 'No answer' } as const;
+
+/** The event as CSV: person, email, department, manager, status, note, answered at, answered by, escalations. */
+export function presentEventCsv(event: CallEventRow, people: RollupPerson[]): string {
+  const options = new Map((JSON.parse(event.options) as CallEventOption[]).map((o) => [o.id, o.label]));
+  const rows = attentionOrder(people).map((p) => [
+    p.displayName,
+    p.email,
+    p.department,
+    p.managerName,
+    p.optionId ? (options.get(p.optionId) ?? STATUS_LABEL[p.status]) : STATUS_LABEL[p.status],
+    p.note,
+    p.answeredAt,
+    p.answeredByName
+      ? p.onBehalf
+        ? `${p.answeredByName} (on behalf${p.onBehalfReachedVia ? `, ${p.onBehalfReachedVia.replace('_', ' ')}` : ''})`
+        : p.answeredByName
+      : null,
+    p.escalations,
+  ]);
+  return toCsv(
+    [
+      'person',
+      'email',
+      'department',
+      'manager',
+      'status',
+      'note',
+      'answered at',
+      'answered by',
+      'escalations',
+    ],
+    rows,
+  );
+}
+
+/** How fast people answered; a running event's duration runs to `now`. */
+export function presentEventReport(
+  event: CallEventRow,
+  facts: EventReportFacts,
+  now: string,
+): CallEventReport {
+  const times = facts.firstAnswers;
+  const end = event.closed_at ?? now;
+  return {
+    totals: facts.totals,
+    secondsTo50: secondsToShare(times, event.target_count, 0.5, event.started_at),
+    secondsTo90: secondsToShare(times, event.target_count, 0.9, event.started_at),
+    secondsTo100: secondsToShare(times, event.target_count, 1, event.started_at),
+    onBehalf: facts.onBehalf,
+    escalations: facts.escalations,
+    durationSeconds: (Date.parse(end) - Date.parse(event.started_at)) / 1000,
+  };
+}
+
+/** One person's answers (oldest first, the current one marked) and escalations. */
+export function presentPersonHistory(
+  person: RollupPerson,
+  history: {
+    answers: (CallAnswerRow & { answered_by_name: string })[];
+    escalations: { level: number; notified_user_id: string; created_at: string; display_name: string }[];
+    currentId: string | null;
+  },
+): CallPersonHistory {
+  return {
+    person: presentCallPerson(person),
+    answers: history.answers.map((a) => presentAnswer(a, a.answered_by_name, a.id === history.currentId)),
+    escalations: history.escalations.map((x) => ({
+      level: x.level,
+      notifiedUserId: x.notified_user_id,
+      notifiedName: x.display_name,
+      createdAt: x.created_at,
+    })),
   };
 }

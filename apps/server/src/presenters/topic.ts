@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicRow } from '../db/schema.ts';
 import { defaultLevel } from '../notifications/rules.ts';
+import { contentAbilities } from '../policies/post.ts';
 import { topicAbilities, type Viewer } from '../policies/topic.ts';
 
 /**
@@ -100,6 +101,7 @@ export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
         created_at: row.my_since ?? '',
       }
     : null;
+  const access = { topic: topicRowOf(row), membership };
   return {
     ...presentTopicBase(row),
     myRole: row.my_role,
@@ -107,6 +109,6 @@ export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
     notificationLevel: row.my_notification_level ?? defaultLevel(row.visibility, membership !== null),
     unreadCount: Number(row.unread_count ?? 0),
     lastReadNumber: Number(row.last_read_number ?? 0),
-    abilities: topicAbilities(viewer, { topic: topicRowOf(row), membership }),
+    abilities: { ...topicAbilities(viewer, access), ...contentAbilities(viewer, access) },
   };
 }

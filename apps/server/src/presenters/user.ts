@@ -1,5 +1,6 @@
-import type { User } from '@btalk/contracts';
+import type { Me, User } from '@btalk/contracts';
 import type { UserRow } from '../db/schema.ts';
+import { meAbilities } from '../policies/me.ts';
 
 /** A person as the API shows them; never the row itself. */
 export function presentUser(row: UserRow): User {
@@ -12,4 +13,9 @@ export function presentUser(row: UserRow): User {
     locale: row.locale,
     role: row.role,
   };
+}
+
+/** The signed-in person, with what they may do (`GET /api/me`, the sign-in answer). */
+export function presentMe(row: UserRow): Me {
+  return { ...presentUser(row), abilities: meAbilities(row) };
 }

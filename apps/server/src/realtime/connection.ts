@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { AccessClaims } from '../auth/accessTokens.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { DomainEventRecord } from '../events/eventLog.ts';
+import type { EventFilter } from './rooms.ts';
 
 /** Live events a connection holds while it catches up; more than this and it is a slow consumer. */
 const MAX_QUEUED_EVENTS = 20_000;
@@ -42,6 +43,8 @@ export class Connection {
   claims: AccessClaims;
   /** The rooms this connection receives (what the person may see). */
   rooms = new Set<string>();
+  /** For some rooms, which of their events the person may receive (the rest: all). */
+  filters = new Map<string, EventFilter>();
   /** The greatest `seq` sent on this socket. */
   sentSeq = 0;
   /** Answered the last heartbeat ping. */
@@ -86,9 +89,13 @@ export class Connection {
     this.sendEvent(item);
   }
 
-  /** Sends an event unless it was already sent (replay and live may both hold it). */
+  /**
+   * Sends an event unless it was already sent (replay and live may both hold it) or the person may
+   * not receive it (decided when it is sent, so a change of rights applies to what still waits).
+   */
   sendEvent(item: OutgoingEvent): void {
     if (this.closed || item.event.seq <= this.sentSeq) return;
+    if (this.filters.get(item.event.room)?.(item.event) === false) return;
     this.sentSeq = item.event.seq;
     this.#write(item.text);
   }

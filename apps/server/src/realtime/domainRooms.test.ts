@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RealtimeCloseCode, type ServerMessage } from '@btalk/contracts';
+import { decodeJwt } from 'jose';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { sessionRevoker } from '../commands/sessionCommands.ts';
+import { transact } from '../commands/transact.ts';
 import { buildOrg, headersFor } from '../test/calltree.ts';
 import { describeEachDatabase } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
@@ -31,7 +34,7 @@ describeEachDatabase('realtime rooms of topics, call-tree events and sessions', 
     return c;
   };
   const api = (
-    method: 'POST' | 'DELETE',
+    method: 'POST' | 'PUT' | 'DELETE',
     path: string,
     who: { headers: Record<string, string> },
     payload?: object,
@@ -114,6 +117,141 @@ describeEachDatabase('realtime rooms of topics, call-tree events and sessions', 
     await b1Socket.waitFor(isEvent('callevent.answered', room));
     await settle(150);
     expect(strangerSocket.events().filter((e) => e.room === room)).toHaveLength(0);
+  });
+
+  /** A started event on a tree of a new organisation, with sockets for some of its people. */
+  const startedEvent = async (admin: SignedIn) => {
+    const org = await buildOrg(server);
+    const tree = await api('POST', '/calltree/trees', admin, { name: 'Office', rootUserId: org.ceo.id });
+    const treeId = tree.json().data.tree.id as string;
+    const start = async () => {
+      const started = await api('POST', `/calltree/trees/${treeId}/events`, admin, {
+        title: 'Fire drill',
+        message: 'Leave by the stairs.',
+        kind: 'drill',
+      });
+      expect(started.statusCode).toBe(200);
+      return started.json().data.id as string;
+    };
+    return { org, treeId, start };
+  };
+  const tokenOf = async (user: SignedIn['user']) => ({
+    token: (await headersFor(server, user)).authorization.slice('Bearer '.length),
+  });
+  const answer = async (user: SignedIn['user'], eventId: string) => {
+    const res = await server.request({
+      method: 'POST',
+      url: `/api/calltree/events/${eventId}/answers`,
+      headers: await headersFor(server, user),
+      payload: { id: randomUUID(), optionId: 'safe' },
+    });
+    expect(res.statusCode).toBe(200);
+  };
+  const answeredAbout = (socket: TestClient, personId: string) =>
+    socket
+      .events()
+      .filter(
+        (e) => e.name === 'callevent.answered' && (e.payload as { personId: string }).personId === personId,
+      );
+
+  it('sends an answer live only to those who may read it over HTTP: the person, the managers above, who runs the event', async () => {
+    const admin = await signedIn(server, { role: 'admin' });
+    const { org, start } = await startedEvent(admin);
+    const eventId = await start();
+    const room = `callevent:${eventId}`;
+    const sockets = Object.fromEntries(
+      await Promise.all(
+        (['c1', 'c2', 'b1', 'a1', 'a2', 'ceo'] as const).map(async (n) => [
+          n,
+          await connect(await tokenOf(org[n])),
+        ]),
+      ),
+    ) as Record<'c1' | 'c2' | 'b1' | 'a1' | 'a2' | 'ceo', TestClient>;
+    const adminSocket = await connect(admin);
+
+    await answer(org.c1, eventId);
+    for (const n of ['c1', 'b1', 'a1', 'ceo'] as const) {
+      await sockets[n].waitFor(
+        (m) => isEvent('callevent.answered', room)(m) && answeredAbout(sockets[n], org.c1.id).length > 0,
+      );
+    }
+    await adminSocket.waitFor(isEvent('callevent.answered', room));
+    // Over HTTP c2 (c1's colleague) and a2 (another branch) see only their own branch. Their own
+    // answers come after c1's in the log: once those arrive, c1's would have arrived before them.
+    await answer(org.c2, eventId);
+    await answer(org.a2, eventId);
+    await sockets.c2.waitFor(
+      (m) => isEvent('callevent.answered', room)(m) && answeredAbout(sockets.c2, org.c2.id).length > 0,
+    );
+    await sockets.a2.waitFor(
+      (m) => isEvent('callevent.answered', room)(m) && answeredAbout(sockets.a2, org.a2.id).length > 0,
+    );
+    expect(answeredAbout(sockets.c2, org.c1.id)).toHaveLength(0);
+    expect(answeredAbout(sockets.a2, org.c1.id)).toHaveLength(0);
+    expect(answeredAbout(sockets.a2, org.c2.id)).toHaveLength(0);
+    // The managers above c2 get c2's; the chain goes with the event, nothing else about people.
+    expect(answeredAbout(sockets.b1, org.c2.id)).toHaveLength(1);
+    // What concerns the whole event still reaches everyone it targets.
+    expect((await api('POST', `/calltree/events/${eventId}/close`, admin)).statusCode).toBe(200);
+    await sockets.c2.waitFor(isEvent('callevent.closed', room));
+    await sockets.a2.waitFor(isEvent('callevent.closed', room));
+  });
+
+  it('stops sending the answers of an event to a person whose event manager role is taken away, at once', async () => {
+    const admin = await signedIn(server, { role: 'admin' });
+    const { org, treeId, start } = await startedEvent(admin);
+    // b3 manages c3 (Finance) and is made an event manager of the tree: they read every answer.
+    const grant = await api('PUT', `/calltree/trees/${treeId}/event-managers/${org.b3.id}`, admin);
+    expect(grant.statusCode).toBe(200);
+    const eventId = await start();
+    const room = `callevent:${eventId}`;
+    const b3Socket = await connect(await tokenOf(org.b3));
+    await answer(org.c1, eventId);
+    await b3Socket.waitFor(
+      (m) => isEvent('callevent.answered', room)(m) && answeredAbout(b3Socket, org.c1.id).length > 0,
+    );
+
+    expect(
+      (await api('DELETE', `/calltree/trees/${treeId}/event-managers/${org.b3.id}`, admin)).statusCode,
+    ).toBe(200);
+    await b3Socket.waitFor(isEvent('access.changed', `user:${org.b3.id}`));
+    await answer(org.c2, eventId);
+    await answer(org.c3, eventId);
+    // Still targeted: the room stays, but only their own branch's answers (c3) come through.
+    await b3Socket.waitFor(
+      (m) => isEvent('callevent.answered', room)(m) && answeredAbout(b3Socket, org.c3.id).length > 0,
+    );
+    expect(answeredAbout(b3Socket, org.c2.id)).toHaveLength(0);
+  });
+
+  it('closes open sockets when new terms are published, until the person accepts them', async () => {
+    const admin = await signedIn(server, { role: 'admin' });
+    const person = await signedIn(server);
+    const socket = await connect(person);
+    const published = await api('POST', '/terms/versions', admin, {
+      th: { title: 'ข้อกำหนด', body: 'ฉบับใหม่' },
+      en: { title: 'Terms', body: 'A new version.' },
+      client: 'web',
+    });
+    expect(published.statusCode).toBe(201);
+    const closed = await socket.closed;
+    expect(closed.code).toBe(RealtimeCloseCode.termsNotAccepted);
+    const again = new TestClient(url);
+    clients.push(again);
+    await expect(again.hello(person.token, API_KEY, null)).rejects.toThrow(/4404/);
+  });
+
+  it("refuses a revoked session's access tokens for new sockets and closes its open ones", async () => {
+    const person = await signedIn(server);
+    const socket = await connect(person);
+    const sid = String(decodeJwt(person.token).sid);
+    await transact(server.ctx, (trx) => sessionRevoker(trx, sid, 'rotated refresh token reused'));
+    expect((await socket.closed).code).toBe(RealtimeCloseCode.unauthenticated);
+    const again = new TestClient(url);
+    clients.push(again);
+    await expect(again.hello(person.token, API_KEY, null)).rejects.toThrow(/4001.*session has ended/);
+    const me = await server.request({ method: 'GET', url: '/api/me', headers: person.headers });
+    expect(me.statusCode).toBe(401);
   });
 
   it('closes the sockets of a session that signs out', async () => {

@@ -1,7 +1,12 @@
 import { CallTreeEventName, EventName } from '@btalk/contracts';
-import { canSeeCallEvent, visibleCallEventIds } from '../policies/calltree.ts';
+import {
+  canSeeCallEvent,
+  mayReceiveCallEvent,
+  runCallEventIds,
+  visibleCallEventIds,
+} from '../policies/calltree.ts';
 import { canSeeTopic, visibleTopicIds } from '../policies/topic.ts';
-import type { RoomKind } from './rooms.ts';
+import type { EventFilter, RoomKind } from './rooms.ts';
 
 /**
  * `topic:<id>`: seen by whoever the topic policy lets see the topic (everyone for an
@@ -32,11 +37,21 @@ export const topicRooms: RoomKind = {
 };
 
 /**
- * `callevent:<id>`: seen by admins, the tree's event managers, the people targeted and their
- * managers (the call-tree policy). A started event concerns connections that followed nothing of it.
+ * `callevent:<id>`: seen by admins, the tree's event managers and the people targeted (the call-tree
+ * policy); a targeted person receives the answers and escalations of their own branch only. A
+ * started event concerns connections that followed nothing of it.
  */
 export const callEventRooms: RoomKind = {
   visibleIds: (db, user) => visibleCallEventIds(db, user),
   canSee: (db, user, id) => canSeeCallEvent(db, user, id),
+  // Answers and escalations reach only those who may read that person's answers over HTTP.
+  async filters(db, user, ids) {
+    const runs = await runCallEventIds(db, user, ids);
+    const filters = new Map<string, EventFilter>();
+    for (const id of ids) {
+      if (!runs.has(id)) filters.set(id, (event) => mayReceiveCallEvent(false, user.id, event.payload));
+    }
+    return filters;
+  },
   accessChangedBy: (event) => (event.type === CallTreeEventName.started ? 'everyone' : null),
 };

@@ -4,6 +4,7 @@ import {
   ClientMessage,
   HelloMessage,
   RealtimeCloseCode,
+  SystemEventName,
   type VolatileMessage,
 } from '@btalk/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,6 +15,7 @@ import type { AppContext } from '../context.ts';
 import type { DomainEventRecord } from '../events/eventLog.ts';
 import { AppError } from '../http/errors.ts';
 import { Connection, eventText, type OutgoingEvent } from './connection.ts';
+import { RealtimeLimits } from './limits.ts';
 import {
   countEventsBetween,
   eventsAfter,
@@ -48,6 +50,7 @@ export class RealtimeHub {
   readonly #log: FastifyBaseLogger;
   readonly #signal: ClusterSignal;
   readonly #volatile: VolatileRelay;
+  readonly #limits: RealtimeLimits;
   readonly #rooms = new Map<string, Set<Connection>>();
   readonly #connections = new Set<Connection>();
   readonly #timers: NodeJS.Timeout[] = [];
@@ -63,6 +66,7 @@ export class RealtimeHub {
     this.#ctx = ctx;
     this.#log = log;
     this.#signal = ctx.config.redisUrl ? new RedisSignal(ctx.config.redisUrl, log) : new LocalSignal();
+    this.#limits = new RealtimeLimits(ctx.config.realtime);
     this.#volatile = new VolatileRelay({
       subscribers: (room) => this.#rooms.get(room) ?? [],
       publish: (message) => this.#signal.publishVolatile(message),
@@ -181,11 +185,22 @@ export class RealtimeHub {
         connection.close(RealtimeCloseCode.unauthenticated, 'session ended: sign in again');
         return;
       }
+      if (event.type === SystemEventName.termsPublished) {
+        // Another instance published: its version counts from now here too, not after the cache's TTL.
+        const version = (event.payload as { version?: unknown } | null)?.version;
+        if (typeof version === 'number') this.#ctx.terms.published(version);
+      }
+      // No data before the terms are accepted, over the socket as over HTTP.
+      if (!(await hasAcceptedCurrentTerms(this.#ctx.terms, user))) {
+        connection.close(RealtimeCloseCode.termsNotAccepted, 'new terms of use: accept them to continue');
+        return;
+      }
       connection.user = user;
       const before = connection.rooms;
-      const rooms = await this.#ctx.rooms.visibleRooms(this.#ctx.db.kysely, user);
+      const { rooms, filters } = await this.#ctx.rooms.access(this.#ctx.db.kysely, user);
       const added = [...rooms].filter((r) => !before.has(r));
       this.#setRooms(connection, rooms);
+      connection.filters = filters;
       // Events of newly visible rooms that went by while we looked: replay them (up to what the hub
       // has fanned out; later ones arrive live through the queue).
       const upto = this.position;
@@ -265,6 +280,7 @@ export class RealtimeHub {
       // The 'close' event follows; nothing else to do for a broken socket.
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (connection && !this.#limits.allowMessage(connection)) return;
       let parsed: unknown;
       try {
         parsed = isBinary ? undefined : JSON.parse(data.toString());
@@ -351,6 +367,7 @@ export class RealtimeHub {
       socket.close(1011, 'the server cannot read its event log yet; reconnect');
       return null;
     }
+    if (!this.#limits.admit(person.user.id, socket)) return null;
     const connection = new Connection(
       socket,
       person.user,
@@ -364,8 +381,9 @@ export class RealtimeHub {
     this.#connections.add(connection);
     connection.runExclusive(async () => {
       const db = this.#ctx.db.kysely;
-      const rooms = await this.#ctx.rooms.visibleRooms(db, connection.user);
+      const { rooms, filters } = await this.#ctx.rooms.access(db, connection.user);
       this.#setRooms(connection, rooms);
+      connection.filters = filters;
       // From here on live events queue up on the connection; the replay covers up to `start`.
       const start = this.position;
       const last = hello.lastSeq;
@@ -437,7 +455,7 @@ export class RealtimeHub {
 
   #remove(connection: Connection): void {
     connection.closed = true;
-    this.#connections.delete(connection);
+    if (this.#connections.delete(connection)) this.#limits.release(connection.user.id);
     this.#volatile.forget(connection);
     for (const room of connection.rooms) {
       const set = this.#rooms.get(room);

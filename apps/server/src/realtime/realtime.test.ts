@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId, now } from '../ids.ts';
 import { describeEachDatabase } from '../test/db.ts';
 import { type TestServer, useTestServer } from '../test/server.ts';
-import { signedIn } from '../test/session.ts';
+import { sessionToken, signedIn } from '../test/session.ts';
 import { prunedThrough, pruneEvents } from './log.ts';
 import { record, settle, TestClient } from './testing.ts';
 
@@ -91,15 +91,19 @@ describeEachDatabase('realtime stream', (kind) => {
     it('refreshes the token over the socket, and closes a socket whose token expires unrefreshed', async () => {
       const { user } = await signedIn(server);
       const ttl = server.ctx.tokens.ttlSeconds;
+      const sid = newId();
       // Tokens that expire in about a second.
       const soon = () =>
-        server.ctx.tokens.sign(user.id, 'session-1', Math.floor(Date.now() / 1000) - ttl + 1);
+        sessionToken(server, user.id, {
+          sessionId: sid,
+          issuedAtSeconds: Math.floor(Date.now() / 1000) - ttl + 1,
+        });
       const refreshed = client(where.url);
       await refreshed.hello(await soon(), API_KEY);
       const lazy = client(where.url);
       await lazy.hello(await soon(), API_KEY);
 
-      refreshed.send({ type: 'token', token: await server.ctx.tokens.sign(user.id, 'session-1') });
+      refreshed.send({ type: 'token', token: await sessionToken(server, user.id, { sessionId: sid }) });
       const accepted = await refreshed.waitFor((m) => m.type === 'tokenAccepted');
       expect(Date.parse((accepted as { expiresAt: string }).expiresAt)).toBeGreaterThan(Date.now() + 60_000);
 
@@ -243,14 +247,15 @@ describeEachDatabase('realtime stream', (kind) => {
 
     it('closes the sockets of an ended session, and all sockets of a disabled person', async () => {
       const { user } = await signedIn(server);
-      const tokenA = await server.ctx.tokens.sign(user.id, 'session-a');
-      const tokenB = await server.ctx.tokens.sign(user.id, 'session-b');
+      const sessionA = newId();
+      const tokenA = await sessionToken(server, user.id, { sessionId: sessionA });
+      const tokenB = await sessionToken(server, user.id);
       const a = client(where.url);
       await a.hello(tokenA, API_KEY);
       const b = client(where.url);
       await b.hello(tokenB, API_KEY);
 
-      await record(server.ctx, `user:${user.id}`, 'session.ended', { sessionId: 'session-a' });
+      await record(server.ctx, `user:${user.id}`, 'session.ended', { sessionId: sessionA });
       expect(await a.closed).toMatchObject({ code: RealtimeCloseCode.unauthenticated });
       const after = await record(server.ctx, `user:${user.id}`, 'test.still_here');
       await b.waitFor((m) => m.type === 'event' && m.seq === after.seq);

@@ -1,4 +1,4 @@
-import { AccessEventName } from '@btalk/contracts';
+import { AccessEventName, SystemEventName } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
@@ -12,12 +12,26 @@ import { callEventRooms, topicRooms } from './domainRooms.ts';
  */
 export type AccessScope = 'audience' | 'everyone';
 
+/** Which events of one room a person may receive (a room without one: all of them). */
+export type EventFilter = (event: DomainEventRecord) => boolean;
+
+/** What a person may receive: the rooms they see, and for some rooms which of their events. */
+export interface RoomAccess {
+  rooms: Set<string>;
+  filters: Map<string, EventFilter>;
+}
+
 /** How one kind of room (`topic`, `user`, `callevent`) decides who may see it. */
 export interface RoomKind {
   /** The ids (after `<kind>:`) of every room of this kind the person may see now. */
   visibleIds(db: Kysely<Database>, user: UserRow): Promise<string[]>;
   /** Whether the person may see one room of this kind. */
   canSee(db: Kysely<Database>, user: UserRow, id: string): Promise<boolean>;
+  /**
+   * For rooms (by id) of which the person may receive only some events, which ones; rooms left out
+   * send them everything. The filters apply the same policy as the HTTP routes.
+   */
+  filters?(db: Kysely<Database>, user: UserRow, ids: string[]): Promise<Map<string, EventFilter>>;
   /** Whether an event (of any room) may change who sees rooms of this kind; null when it cannot. */
   accessChangedBy?(event: DomainEventRecord): AccessScope | null;
 }
@@ -44,6 +58,20 @@ export class RoomRegistry {
       for (const id of await definition.visibleIds(db, user)) rooms.add(`${kind}:${id}`);
     }
     return rooms;
+  }
+
+  /** Every room the person may see now, and which events of each they may receive. */
+  async access(db: Kysely<Database>, user: UserRow): Promise<RoomAccess> {
+    const rooms = new Set<string>();
+    const filters = new Map<string, EventFilter>();
+    for (const [kind, definition] of this.#kinds) {
+      const ids = await definition.visibleIds(db, user);
+      for (const id of ids) rooms.add(`${kind}:${id}`);
+      if (!definition.filters || ids.length === 0) continue;
+      for (const [id, filter] of await definition.filters(db, user, ids))
+        filters.set(`${kind}:${id}`, filter);
+    }
+    return { rooms, filters };
   }
 
   /** Whether the person may see a room; unknown kinds are never visible. */
@@ -76,9 +104,20 @@ export const userRooms: RoomKind = {
     event.room.startsWith('user:') && USER_ACCESS_EVENTS.has(event.type) ? 'audience' : null,
 };
 
+/**
+ * `system`: events about everyone's access, followed by nobody (a new terms version: every socket
+ * checks its person again, and closes unless they accept it).
+ */
+export const systemRooms: RoomKind = {
+  visibleIds: async () => [],
+  canSee: async () => false,
+  accessChangedBy: (event) => (event.type === SystemEventName.termsPublished ? 'everyone' : null),
+};
+
 /** The registry with every kind of room: a person's own, topics and call-tree events. */
 export function createRoomRegistry(): RoomRegistry {
   return new RoomRegistry()
+    .register('system', systemRooms)
     .register('user', userRooms)
     .register('topic', topicRooms)
     .register('callevent', callEventRooms);

@@ -11,7 +11,7 @@ import { newId } from '../ids.ts';
 import { TEST_DATABASE_URL, testDatabaseKinds } from '../test/db.ts';
 import { buildUser } from '../test/factories.ts';
 import { testConfig } from '../test/server.ts';
-import { acceptCurrentTerms } from '../test/session.ts';
+import { acceptCurrentTerms, sessionToken } from '../test/session.ts';
 import { serverVersion } from '../version.ts';
 import { record, settle, TestClient } from './testing.ts';
 
@@ -121,7 +121,7 @@ describe.runIf(onPostgres)('realtime across instances [postgres + redis]', () =>
       const user = await acceptCurrentTerms(two.a.ctx.db.kysely, await buildUser(two.a.ctx.db.kysely));
       const onB = new TestClient(two.b.url);
       clients.push(onB);
-      await onB.hello(await two.b.ctx.tokens.sign(user.id, 's'), API_KEY);
+      await onB.hello(await sessionToken(two.b, user.id), API_KEY);
       await settle(200); // B's subscription to Redis is up
       const event = await record(two.a.ctx, `user:${user.id}`, 'post.created', { text: 'จาก A' });
       const got = await onB.waitFor((m) => m.type === 'event' && m.seq === event.seq);
@@ -144,8 +144,8 @@ describe.runIf(onPostgres)('realtime across instances [postgres + redis]', () =>
       const onA = new TestClient(two.a.url);
       const onB = new TestClient(two.b.url);
       clients.push(onA, onB);
-      await onA.hello(await two.a.ctx.tokens.sign(alice.id, 's'), API_KEY);
-      await onB.hello(await two.b.ctx.tokens.sign(bob.id, 's'), API_KEY);
+      await onA.hello(await sessionToken(two.a, alice.id), API_KEY);
+      await onB.hello(await sessionToken(two.b, bob.id), API_KEY);
       onA.send({ type: 'typing', room: `team:${team}` });
       const typing = await onB.waitFor((m) => m.type === 'volatile');
       expect(typing).toMatchObject({ kind: 'typing', userId: alice.id, displayName: 'Alice' });
@@ -163,7 +163,7 @@ describe.runIf(onPostgres)('realtime across instances [postgres + redis]', () =>
       const room = `user:${user.id}`;
       const onB = new TestClient(two.b.url);
       clients.push(onB);
-      await onB.hello(await two.b.ctx.tokens.sign(user.id, 's'), API_KEY);
+      await onB.hello(await sessionToken(two.b, user.id), API_KEY);
       const written: number[] = [];
       const write = async (n: number) => {
         for (let i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ import { notificationDeliveryRoutes } from './notifications/deliveries.ts';
 import { notificationRoutes } from './notifications/notifications.ts';
 import { pushSubscriptionRoutes } from './notifications/pushSubscriptions.ts';
 import { notificationSettingsRoutes } from './notifications/settings.ts';
+import { adminPeopleRoutes } from './people/people.ts';
 import { postRoutes } from './posts/posts.ts';
 import { reactionRoutes } from './reactions/reactions.ts';
 import { searchRoutes } from './search/search.ts';
@@ -32,6 +33,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     notificationSettingsRoutes(ctx),
     pushSubscriptionRoutes(ctx),
     notificationDeliveryRoutes(ctx),
+    adminPeopleRoutes(ctx),
     termsRoutes(ctx),
     authRoutes(ctx),
     ...calltreeRoutes(ctx),

@@ -2,7 +2,7 @@ import type { UserRow } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { buildUser } from './factories.ts';
 import type { TestServer } from './server.ts';
-import { acceptCurrentTerms } from './session.ts';
+import { acceptCurrentTerms, sessionToken } from './session.ts';
 
 /** The people of a small organisation, four levels deep, by short name. */
 export type Org = Record<'ceo' | 'a1' | 'a2' | 'b1' | 'b2' | 'b3' | 'c1' | 'c2' | 'c3', UserRow>;
@@ -43,5 +43,5 @@ export async function buildOrg(server: TestServer): Promise<Org> {
 
 /** Authorization headers for a person built with buildUser. */
 export async function headersFor(server: TestServer, user: UserRow): Promise<{ authorization: string }> {
-  return { authorization: `Bearer ${await server.ctx.tokens.sign(user.id, newId())}` };
+  return { authorization: `Bearer ${await sessionToken(server, user.id)}` };
 }

@@ -103,6 +103,26 @@ export class CookieBrowser {
   }
 }
 
+/**
+ * fetch() against the test server's API from `browser` (its cookies, kept and sent) with the web
+ * client's x-api-key, as the web app calls it.
+ */
+export function browserApi(
+  server: ListeningTestServer,
+  browser: CookieBrowser,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  return browser.fetch(`${server.url}${path}`, {
+    ...init,
+    headers: {
+      'x-api-key': server.ctx.config.apiKey,
+      'content-type': 'application/json',
+      ...init.headers,
+    },
+  });
+}
+
 /** The query parameters the directory put on /aad/callback after a person signed in. */
 export interface Callback {
   code: string;
@@ -112,16 +132,17 @@ export interface Callback {
 
 /**
  * Signs a person in at the development directory the way a browser does: asks BTalk for the
- * authorization URL, opens it, posts the sign-in form, and follows the redirects back to
- * /aad/callback. Answers the callback's parameters (not yet exchanged at POST /api/auth/code).
+ * authorization URL (which gives `browser` its sign-in cookie), opens it, posts the sign-in form,
+ * and follows the redirects back to /aad/callback. Answers the callback's parameters (not yet
+ * exchanged) and the browser, the only one whose `POST /api/auth/code` (see `postCode`) completes it.
  */
 export async function directorySignIn(
   server: ListeningTestServer,
   email: string,
   password = 'btalk',
   browser = new CookieBrowser(),
-): Promise<Callback> {
-  const aad = await server.api('/api/auth/aad');
+): Promise<{ callback: Callback; browser: CookieBrowser }> {
+  const aad = await browserApi(server, browser, '/api/auth/aad');
   if (aad.status !== 200) throw new Error(`GET /api/auth/aad answered ${aad.status}: ${await aad.text()}`);
   const { url } = ((await aad.json()) as { data: { url: string } }).data;
   const redirectUri = server.ctx.config.directory.redirectUri;
@@ -141,9 +162,23 @@ export async function directorySignIn(
   const back = await browser.follow(new URL(location, page.url).href, redirectUri);
   if (back.response)
     throw new Error(`did not come back to ${redirectUri}: ${back.url.href} ${back.response.status}`);
-  const params = back.url.searchParams;
+  return { callback: callbackParams(back.url), browser };
+}
+
+/** The code, state and issuer on an /aad/callback address. */
+export function callbackParams(url: URL): Callback {
+  const params = url.searchParams;
   const code = params.get('code');
   const state = params.get('state');
-  if (!code || !state) throw new Error(`the callback has no code: ${back.url.href}`);
+  if (!code || !state) throw new Error(`the callback has no code: ${url.href}`);
   return { code, state, ...(params.get('iss') ? { iss: params.get('iss') as string } : {}) };
+}
+
+/** `POST /api/auth/code` with `body` from `browser`, as the web app's /aad/callback page does. */
+export function postCode(
+  server: ListeningTestServer,
+  browser: CookieBrowser,
+  body: unknown,
+): Promise<Response> {
+  return browserApi(server, browser, '/api/auth/code', { method: 'POST', body: JSON.stringify(body) });
 }

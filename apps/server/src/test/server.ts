@@ -7,9 +7,25 @@ import type { DatabaseKind } from '../db/index.ts';
 import { serverVersion } from '../version.ts';
 import { openTestDatabase } from './db.ts';
 
-/** Configuration for in-process tests: test mode, no web build, quiet. */
+/**
+ * Per-person limits for tests: a test makes one person write faster than anyone types. Tests of the
+ * limits themselves pass lower ones (http/rateLimits.test.ts).
+ */
+const TEST_RATE_LIMITS = {
+  WRITE_RATE_LIMIT_PER_MINUTE: '10000',
+  UPLOAD_RATE_LIMIT_PER_MINUTE: '10000',
+  PAGE_VIEW_RATE_LIMIT_PER_MINUTE: '10000',
+};
+
+/** Configuration for in-process tests: test mode, no web build, quiet, generous per-person limits. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ BTALK_ENV: 'test', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    BTALK_ENV: 'test',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    ...TEST_RATE_LIMITS,
+    ...env,
+  });
 }
 
 /** A running in-process server and helpers to call it. */

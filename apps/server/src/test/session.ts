@@ -35,10 +35,48 @@ export async function signedIn(
   const db = server.ctx.db.kysely;
   let user = await buildUser(db, overrides);
   if (options.acceptedTerms !== false) user = await acceptCurrentTerms(db, user);
-  const token = await server.ctx.tokens.sign(user.id, newId());
+  const token = await sessionToken(server, user.id);
   return { user, token, headers: { authorization: `Bearer ${token}` } };
 }
 
+/** Opens a session row for the person (kept when `sessionId` already has one); answers its id. */
+export async function openSession(
+  db: Kysely<Database>,
+  userId: string,
+  sessionId = newId(),
+): Promise<string> {
+  const at = now();
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: userId,
+      kind: 'web',
+      directory_access_token: 'unused in tests',
+      directory_access_expires_at: at,
+      directory_refresh_token: null,
+      created_at: at,
+      refreshed_at: at,
+      revoked_at: null,
+      revoked_reason: null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  return sessionId;
+}
+
+/**
+ * An access token of an open session of the person (the session row is made when `sessionId` has
+ * none yet): the server refuses tokens whose session does not exist or has ended.
+ */
+export async function sessionToken(
+  server: Pick<TestServer, 'ctx'>,
+  userId: string,
+  options: { sessionId?: string; issuedAtSeconds?: number } = {},
+): Promise<string> {
+  const sessionId = await openSession(server.ctx.db.kysely, userId, options.sessionId);
+  return server.ctx.tokens.sign(userId, sessionId, options.issuedAtSeconds);
+}
 /** Records that a person accepted the current terms of use, as the terms API would; returns the updated row. */
 export async function acceptCurrentTerms(db: Kysely<Database>, user: UserRow): Promise<UserRow> {
   const current = await db

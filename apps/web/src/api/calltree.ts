@@ -15,7 +15,6 @@ import type {
   CallTreeSummary,
   CreateCallTreeRequest,
   CreateCallTreeResponse,
-  DirectoryPerson,
   ImportCallTreeResponse,
   RefreshCallTreeResponse,
   StartCallEventRequest,
@@ -59,8 +58,6 @@ export function calltreeApi(client: ApiClient) {
       client.post<ImportCallTreeResponse>(`/calltree/trees/${e(treeId)}/csv`, { csv, apply }),
     /** The tree as CSV text. */
     exportCsv: (treeId: string) => client.get<string>(`/calltree/trees/${e(treeId)}/csv`),
-    /** Directory search for people to add. */
-    searchDirectory: (q: string) => client.get<DirectoryPerson[]>('/calltree/directory', { q, limit: 10 }),
 
     /** Starts an event on a tree or one of its branches. */
     startEvent: (treeId: string, body: StartCallEventRequest) =>

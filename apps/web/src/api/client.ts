@@ -1,4 +1,5 @@
-import type { ErrorCode, RefreshRequest, RefreshResponse } from '@btalk/contracts';
+import type { RefreshRequest, RefreshResponse } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 import axios, { type AxiosRequestConfig, type AxiosResponse, type Method } from 'axios';
 import type { SessionStore } from '../stores/session.ts';
 import { HttpError } from './errors.ts';
@@ -7,11 +8,6 @@ import { HttpError } from './errors.ts';
 export const API_TIMEOUT_MS = 120_000;
 
 const REFRESH_PATH = '/auth/refresh';
-
-// The envelope codes the client acts on. Typed from the contract's catalogue (so a renumbering fails
-// the typecheck) but written out, because importing the catalogue's module would bring zod along.
-const OK: (typeof ErrorCode)['ok'] = 0;
-const TERMS_NOT_ACCEPTED: (typeof ErrorCode)['termsNotAccepted'] = 4404;
 
 /** Query parameters of a request. */
 export type Params = Record<string, string | number | boolean | undefined>;
@@ -136,8 +132,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       body = JSON.parse(await body.text()) as unknown;
     }
     if (isEnvelope(body)) {
-      if (body.code === OK) return body.data as T;
-      if (body.code === TERMS_NOT_ACCEPTED) navigation.toTerms();
+      if (body.code === ErrorCode.ok) return body.data as T;
+      if (body.code === ErrorCode.termsNotAccepted) navigation.toTerms();
       throw body;
     }
     if (response.status >= 400) throw new HttpError(response.status, body);

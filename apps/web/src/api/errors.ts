@@ -1,4 +1,5 @@
 import type { ErrorEnvelope } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 
 /**
  * An HTTP failure whose body is not an API envelope (a proxy's 502 page, a lost route). Its message
@@ -22,7 +23,7 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { code?: unknown }).code === 'number' &&
-    (value as { code: number }).code !== 0 &&
+    (value as { code: number }).code !== ErrorCode.ok &&
     typeof (value as { message?: unknown }).message === 'string'
   );
 }

@@ -6,6 +6,7 @@ import type { ApiClient } from './client.ts';
 import { meApi } from './me.ts';
 import { notificationSettingsApi } from './notificationSettings.ts';
 import { notificationsApi } from './notifications.ts';
+import { peopleApi } from './people.ts';
 import { postsApi } from './posts.ts';
 import { searchApi } from './search.ts';
 import { termsApi } from './terms.ts';
@@ -23,6 +24,7 @@ export function createApi(client: ApiClient) {
     topics: topicsApi(client),
     posts: postsApi(client),
     users: usersApi(client),
+    people: peopleApi(client),
     search: searchApi(client),
     attachments: attachmentsApi(client),
     calltree: calltreeApi(client),

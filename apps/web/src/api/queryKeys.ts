@@ -78,3 +78,11 @@ export const notificationKeys = {
   /** Administrators: the outbox's deliveries in a state. */
   deliveries: (status: string) => ['notifications', 'deliveries', status] as const,
 };
+
+/** Query keys of the People screen (administrators): one list per search text. */
+export const adminPeopleKeys = {
+  /** Every list of the People screen. */
+  all: ['admin', 'people'] as const,
+  /** The list for one search text (infinite; pages of `AdminPeoplePage`). */
+  list: (search: string) => ['admin', 'people', search] as const,
+};

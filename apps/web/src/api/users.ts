@@ -1,7 +1,7 @@
 import type { UserPage } from '@btalk/contracts';
 import type { ApiClient } from './client.ts';
 
-/** `/api/users`: the people picker's directory search. */
+/** `/api/users`: the one people search (the people picker, `@` mentions, the call-tree person search). */
 export function usersApi(client: ApiClient) {
   return {
     /** People whose name, e-mail or department contains `search`, by name. */

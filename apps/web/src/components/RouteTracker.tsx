@@ -1,10 +1,10 @@
+import { MAX_PAGE_VIEW_PATH_LENGTH } from '@btalk/contracts/constants';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { currentLanguage } from '../i18n/index.ts';
 import { useServices } from '../services.tsx';
 
 // The page-view contract takes paths up to this length.
-const MAX_TRACKED_PATH = 512;
 
 /**
  * On every navigation: remembers the page as the last page (except /aad/callback, /login, /terms)
@@ -15,7 +15,7 @@ export function RouteTracker() {
   const { session, api, config } = useServices();
   useEffect(() => {
     session.rememberPage(pathname, `${pathname}${search}${hash}`);
-    if (config.features.analytics && pathname.length <= MAX_TRACKED_PATH) {
+    if (config.features.analytics && pathname.length <= MAX_PAGE_VIEW_PATH_LENGTH) {
       // A lost page view is not worth interrupting anyone for.
       api.analytics.pageView({ path: pathname, locale: currentLanguage() }).catch(() => undefined);
     }

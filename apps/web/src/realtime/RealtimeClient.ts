@@ -1,18 +1,8 @@
-import type {
-  EventMessage,
-  PresenceSnapshotMessage,
-  RealtimeCloseCode,
-  ServerMessage,
-  VolatileMessage,
-} from '@btalk/contracts';
+import type { EventMessage, PresenceSnapshotMessage, ServerMessage, VolatileMessage } from '@btalk/contracts';
+import { RealtimeCloseCode } from '@btalk/contracts/constants';
 import type { Store } from '../stores/createStore.ts';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts';
 import { createRealtimeStateStore, type RealtimeState } from './statusStore.ts';
-
-// Close codes the client acts on, typed from the contract (a renumbering fails the typecheck) but
-// written out, because importing the contract's module would bring zod into the bundle.
-const UNAUTHENTICATED: (typeof RealtimeCloseCode)['unauthenticated'] = 4001;
-const TERMS_NOT_ACCEPTED: (typeof RealtimeCloseCode)['termsNotAccepted'] = 4404;
 
 /** The part of the browser's WebSocket the client uses (the `ws` package's client has it too). */
 export interface SocketLike {
@@ -258,13 +248,13 @@ export class RealtimeClient {
 
   async #closed(code: number): Promise<void> {
     if (!this.#running) return;
-    if (code === TERMS_NOT_ACCEPTED) {
+    if (code === RealtimeCloseCode.termsNotAccepted) {
       // Reconnecting would be refused again: stop until the person has accepted the terms.
       this.stop();
       this.#o.onTermsRequired();
       return;
     }
-    if (code === UNAUTHENTICATED) {
+    if (code === RealtimeCloseCode.unauthenticated) {
       if (this.#refreshedSinceReady || !(await this.#o.refresh(this.#helloToken))) {
         this.stop();
         this.#o.onSignedOut?.();

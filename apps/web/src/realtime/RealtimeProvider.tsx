@@ -43,7 +43,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         if (first) void queryClient.invalidateQueries();
       },
       onVolatile: (message) => volatile.apply(message),
-      onTermsRequired: () => void navigate('/terms', { replace: true }),
+      // New terms end the stream at once. The administrator who just published them stays to read
+      // the confirmation; their next request takes them to /terms like everyone else.
+      onTermsRequired: () => {
+        if (window.location.pathname !== '/admin/terms') void navigate('/terms', { replace: true });
+      },
       // A session that cannot be refreshed just stops the stream: sign-out navigates by itself, and
       // the next API call sends anyone else to /login (a navigation here would race sign-out's own).
       network: window,

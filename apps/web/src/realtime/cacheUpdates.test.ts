@@ -74,6 +74,12 @@ function setup() {
       pin: false,
       leave: false,
       follow: true,
+      // The server's answers for this reader, on purpose not what any rule of thumb on the client
+      // would work out from the topic's own abilities: the client must take them as they are.
+      ownPost: { edit: true, delete: false, pin: false, comment: true, react: false },
+      othersPost: { edit: false, delete: true, pin: true, comment: true, react: false },
+      ownComment: { edit: true, delete: true, react: false },
+      othersComment: { edit: false, delete: true, react: true },
     },
   } as unknown as Topic;
   qc.setQueryData(queryKeys.topics.detail('t1'), topic);
@@ -90,23 +96,60 @@ function setup() {
 }
 
 describe('applyEvent', () => {
-  it('adds a new post once with the reader’s abilities, and counts it as unread', () => {
+  it('adds a new post once with the abilities the server gave for others’ posts, and counts it as unread', () => {
     const { qc, posts, topic } = setup();
     const created = event('post.created', { post: base(2) });
     applyEvent(qc, created, me);
     applyEvent(qc, created, me);
     expect(posts().map((p) => p.number)).toEqual([2, 1]);
-    expect(posts()[0]!.abilities).toEqual({
-      edit: false,
-      delete: false,
-      pin: false,
-      comment: true,
-      react: true,
-    });
+    expect(posts()[0]!.abilities).toEqual(topic().abilities.othersPost);
     expect(posts()[0]!.bell).toBe('off');
     expect(topic()).toMatchObject({ postCount: 2, unreadCount: 1 });
     const list = qc.getQueryData<InfiniteData<TopicPage>>(queryKeys.topics.list('all'))!;
     expect(list.pages[0]!.items[0]!.unreadCount).toBe(1);
+  });
+
+  it('gives the reader’s own new post the topic’s ownPost abilities, and a deleted one none', () => {
+    const { qc, posts, topic } = setup();
+    applyEvent(qc, event('post.created', { post: base(2, { author: boon }) }), me);
+    expect(posts()[0]!.abilities).toEqual(topic().abilities.ownPost);
+    expect(posts()[0]!.bell).toBe('ring');
+    applyEvent(qc, event('post.created', { post: base(3, { author: boon, deletedAt: 'z' }) }), me);
+    expect(posts()[0]!.abilities).toEqual({
+      edit: false,
+      delete: false,
+      pin: false,
+      comment: false,
+      react: false,
+    });
+  });
+
+  it('allows nothing on a post that arrives for a topic whose abilities are not cached', () => {
+    const { qc, posts } = setup();
+    qc.removeQueries({ queryKey: queryKeys.topics.detail('t1') });
+    applyEvent(qc, event('post.created', { post: base(2, { author: boon }) }), me);
+    expect(posts()[0]!.abilities).toEqual({
+      edit: false,
+      delete: false,
+      pin: false,
+      comment: false,
+      react: false,
+    });
+  });
+
+  it('asks the server again for abilities when the topic is archived or unarchived', () => {
+    const { qc, topic } = setup();
+    qc.setQueryData<CommentPages>(queryKeys.posts.comments('p1'), {
+      pages: [{ items: [], nextCursor: null }],
+      pageParams: [undefined],
+    });
+    applyEvent(qc, event('topic.updated', { topic: { ...topic(), title: 'renamed' } }), me);
+    expect(qc.getQueryState(queryKeys.topics.detail('t1'))!.isInvalidated).toBe(false);
+    applyEvent(qc, event('topic.updated', { topic: { ...topic(), archivedAt: 'now' } }), me);
+    expect(topic().archivedAt).toBe('now');
+    expect(qc.getQueryState(queryKeys.topics.detail('t1'))!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(queryKeys.posts.list('t1'))!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(queryKeys.posts.comments('p1'))!.isInvalidated).toBe(true);
   });
 
   it('edits, deletes and pins in place, keeping what the server said about the reader', () => {
@@ -158,7 +201,15 @@ describe('applyEvent', () => {
     applyEvent(qc, event('comment.created', { comment, commentCount: 1 }), me);
     const comments = () => qc.getQueryData<CommentPages>(queryKeys.posts.comments('p1'))!.pages[0]!.items;
     expect(comments().map((c: Comment) => c.id)).toEqual(['k1']);
-    expect(posts()[0]!.commentCount).toBe(1);
+    const topicAbilities = qc.getQueryData<Topic>(queryKeys.topics.detail('t1'))!.abilities;
+    expect(comments()[0]!.abilities).toEqual(topicAbilities.othersComment);
+    applyEvent(
+      qc,
+      event('comment.created', { comment: { ...comment, id: 'k2', author: boon }, commentCount: 2 }),
+      me,
+    );
+    expect(comments()[0]!.abilities).toEqual(topicAbilities.ownComment);
+    expect(posts()[0]!.commentCount).toBe(2);
     applyEvent(
       qc,
       event('comment.deleted', {
@@ -166,12 +217,13 @@ describe('applyEvent', () => {
         postId: 'p1',
         commentId: 'k1',
         deletedAt: 'z',
-        commentCount: 0,
+        commentCount: 1,
       }),
       me,
     );
-    expect(comments()[0]).toMatchObject({ body: '', deletedAt: 'z' });
-    expect(posts()[0]!.commentCount).toBe(0);
+    expect(comments()[1]).toMatchObject({ body: '', deletedAt: 'z' });
+    expect(comments()[1]!.abilities).toEqual({ edit: false, delete: false, react: false });
+    expect(posts()[0]!.commentCount).toBe(1);
   });
 
   it('invalidates the call-tree queries of an event', () => {

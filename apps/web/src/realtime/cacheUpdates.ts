@@ -1,13 +1,12 @@
 import type {
-  CallTreeEventName,
   Comment,
   CommentBase,
   EventMessage,
   EventName,
   Notification,
-  NotificationEventName,
   NotificationsReadPayload,
   Post,
+  PostAbilities,
   PostBase,
   ReactionSummary,
   Topic,
@@ -15,28 +14,23 @@ import type {
   TopicEventPayload,
   TopicPage,
 } from '@btalk/contracts';
+import { CallTreeEventName, NotificationEventName } from '@btalk/contracts/constants';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { addNotification, markNotificationsRead, withdrawNotifications } from '../api/notificationCache.ts';
 import { type CommentPages, type PostPages, patchPost, upsertComment, upsertPost } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
 
-// Event names typed from the contracts' maps (a rename fails the typecheck) but written out, because
-// importing the contracts' modules would bring zod into the bundle.
 type Name = (typeof EventName)[keyof typeof EventName];
-type CallName = (typeof CallTreeEventName)[keyof typeof CallTreeEventName];
 type NotificationName = (typeof NotificationEventName)[keyof typeof NotificationEventName];
-const CALL_TREE_EVENTS: ReadonlySet<string> = new Set<CallName>([
-  'callevent.started',
-  'callevent.answered',
-  'callevent.escalated',
-  'callevent.reminded',
-  'callevent.closed',
-]);
+// The call tree's own events (its `notification` entry is the bell's, applied before these).
+const CALL_TREE_EVENTS: ReadonlySet<string> = new Set<string>(
+  Object.values(CallTreeEventName).filter((name) => name !== NotificationEventName.created),
+);
 
 type Payload<N extends Name> = TopicEventPayload<N>;
 type TopicPages = InfiniteData<TopicPage, string | undefined>;
 
-/** Who is reading: the abilities of posts that arrive by event are worked out for them. */
+/** Who is reading: posts and comments that arrive by event take the topic's abilities by their author. */
 export interface Viewer {
   userId: string;
 }
@@ -46,45 +40,51 @@ function cachedTopic(qc: QueryClient, topicId: string): Topic | undefined {
   return qc.getQueryData<Topic>(queryKeys.topics.detail(topicId));
 }
 
+const NO_POST_ABILITIES: PostAbilities = {
+  edit: false,
+  delete: false,
+  pin: false,
+  comment: false,
+  react: false,
+};
+const NO_COMMENT_ABILITIES: Comment['abilities'] = { edit: false, delete: false, react: false };
+
 /**
- * A post as this person sees it, from the shared payload. Abilities follow the server's rules
- * (policies/post.ts) from what the cached topic says about the person; the server checks every
- * action again, and a post already cached keeps the abilities and bell the server gave it.
+ * A post as this person sees it, from the shared payload. Its abilities are the server's: the cached
+ * topic's `ownPost` or `othersPost` (the policy's answer for a post that is not deleted in this topic,
+ * by author), none when it is deleted or the topic is not cached. A post already cached keeps the
+ * abilities and bell the server gave it.
  */
 function asPost(qc: QueryClient, base: PostBase, viewer: Viewer, existing?: Post): Post {
   if (existing) return { ...existing, ...base };
-  const topic = cachedTopic(qc, base.topicId);
-  const alive = base.deletedAt === null;
-  const open = !topic?.archivedAt;
+  const abilities = cachedTopic(qc, base.topicId)?.abilities;
   const author = base.author.id === viewer.userId;
   const mentioned = base.mentions.some((m) => m.id === viewer.userId);
-  const moderator = topic?.abilities.manageMembers ?? false;
-  const canPost = topic?.abilities.post ?? false;
   return {
     ...base,
     bell: author || mentioned ? 'ring' : 'off',
-    abilities: {
-      edit: alive && open && author,
-      delete: alive && open && (author || moderator),
-      pin: alive && (topic?.abilities.pin ?? false),
-      comment: alive && canPost,
-      react: alive && canPost,
-    },
+    abilities:
+      base.deletedAt !== null || !abilities
+        ? NO_POST_ABILITIES
+        : author
+          ? abilities.ownPost
+          : abilities.othersPost,
   };
 }
 
+/** A comment as this person sees it: the cached topic's `ownComment` or `othersComment`, as for posts. */
 function asComment(qc: QueryClient, base: CommentBase, viewer: Viewer, existing?: Comment): Comment {
   if (existing) return { ...existing, ...base };
-  const topic = cachedTopic(qc, base.topicId);
-  const alive = base.deletedAt === null && !topic?.archivedAt;
+  const abilities = cachedTopic(qc, base.topicId)?.abilities;
   const author = base.author.id === viewer.userId;
   return {
     ...base,
-    abilities: {
-      edit: alive && author,
-      delete: alive && (author || (topic?.abilities.manageMembers ?? false)),
-      react: alive && (topic?.abilities.post ?? false),
-    },
+    abilities:
+      base.deletedAt !== null || !abilities
+        ? NO_COMMENT_ABILITIES
+        : author
+          ? abilities.ownComment
+          : abilities.othersComment,
   };
 }
 
@@ -248,7 +248,7 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
         body: '',
         attachments: [],
         deletedAt: p.deletedAt,
-        abilities: { edit: false, delete: false, pin: false, comment: false, react: false },
+        abilities: NO_POST_ABILITIES,
       }));
       break;
     }
@@ -276,7 +276,7 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
         ...c,
         body: '',
         deletedAt: p.deletedAt,
-        abilities: { edit: false, delete: false, react: false },
+        abilities: NO_COMMENT_ABILITIES,
       }));
       patchPost(qc, p.topicId, p.postId, (post) => ({ ...post, commentCount: p.commentCount }));
       break;
@@ -302,7 +302,18 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
     case 'topic.updated':
     case 'topic.created': {
       const { topic } = event.payload;
+      const before = cachedTopic(qc, topic.id);
       patchTopic(qc, topic.id, (t) => ({ ...t, ...topic }));
+      if (before && before.archivedAt !== topic.archivedAt) {
+        // Archiving changes what the reader may do with the topic, its posts and comments: the
+        // server works the abilities out again.
+        void qc.invalidateQueries({ queryKey: queryKeys.topics.detail(topic.id) });
+        for (const page of qc.getQueryData<PostPages>(queryKeys.posts.list(topic.id))?.pages ?? []) {
+          for (const post of page.items)
+            void qc.invalidateQueries({ queryKey: queryKeys.posts.comments(post.id) });
+        }
+        void qc.invalidateQueries({ queryKey: queryKeys.posts.list(topic.id) });
+      }
       if (event.type === 'topic.created') void qc.invalidateQueries({ queryKey: queryKeys.topics.lists() });
       break;
     }

@@ -1,5 +1,6 @@
 import type { AadResponse, CodeRequest, SignInResponse } from '@btalk/contracts';
 import type { QueryClient } from '@tanstack/react-query';
+import { isErrorEnvelope } from '../api/errors.ts';
 import { ME_QUERY_KEY } from '../api/me.ts';
 import type { Services } from '../services.tsx';
 
@@ -63,34 +64,50 @@ export async function startSignIn(
   }
 }
 
+/**
+ * The field the server's 400 names when this browser did not start the sign-in it completes (it
+ * lacks the sign-in cookie the server gave the browser that did): SIGN_IN_BROWSER_FIELD of the
+ * contracts, written out to keep zod out of the bundle (AadCallback.test.tsx compares the two).
+ */
+export const SIGN_IN_BROWSER_FIELD = 'headers.cookie';
+
+/**
+ * How completing a sign-in ended: the session, or why not. `otherBrowser`: the sign-in was started
+ * in another browser (a link someone sent, or cookies cleared or blocked meanwhile), so it must be
+ * started again from this one; `failed`: anything else (expired, used, the directory refused).
+ */
+export type CompletedSignIn = { answer: SignInResponse } | { failure: 'otherBrowser' | 'failed' };
+
 // A code can be exchanged once: a second render (React's strict mode, a double mount) shares the first.
-const exchanges = new Map<string, Promise<SignInResponse | undefined>>();
+const exchanges = new Map<string, Promise<CompletedSignIn>>();
 
 /**
  * Second half: trade the callback's code for a session, set the directory token and clear the
- * waiting flag, then store the product tokens sealed. Answers undefined when the exchange failed
- * (only logged).
+ * waiting flag, then store the product tokens sealed. A failed exchange is logged and answered as
+ * its kind.
  */
 export function completeSignIn(
   { session, api }: Services,
   queryClient: QueryClient,
   request: CodeRequest,
-): Promise<SignInResponse | undefined> {
+): Promise<CompletedSignIn> {
   const running = exchanges.get(request.state);
   if (running) return running;
-  const exchange = (async () => {
+  const exchange = (async (): Promise<CompletedSignIn> => {
     let answer: SignInResponse;
     try {
       answer = await api.auth.exchangeCode(request);
     } catch (error) {
       console.error('BTalk: POST /api/auth/code failed', error);
-      return undefined;
+      const otherBrowser =
+        isErrorEnvelope(error) && error.details?.some((d) => d.field === SIGN_IN_BROWSER_FIELD);
+      return { failure: otherBrowser ? 'otherBrowser' : 'failed' };
     }
     await session.setTokens({ aadToken: answer.aadAccessToken });
     session.setWaitingForAadToken(false);
     await session.setTokens({ accessToken: answer.accessToken, refreshToken: answer.refreshToken });
     queryClient.setQueryData(ME_QUERY_KEY, answer.user);
-    return answer;
+    return { answer };
   })();
   exchanges.set(request.state, exchange);
   return exchange;

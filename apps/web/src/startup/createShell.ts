@@ -1,4 +1,5 @@
 import type { InitConfig } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter } from 'react-router';
 import { createApiClient } from '../api/client.ts';
@@ -11,7 +12,7 @@ import { dialogs } from '../stores/dialogs.ts';
 import type { SessionStore } from '../stores/session.ts';
 
 // Failures the client already answered by navigating (to /login or /terms) need no dialog as well.
-const NAVIGATED = new Set([4010, 4404]);
+const NAVIGATED = new Set<number>([ErrorCode.unauthenticated, ErrorCode.termsNotAccepted]);
 
 /** Shows a failed server call in the error dialog, unless the client already acted on it. */
 export function reportFailure(error: unknown): void {

@@ -12,6 +12,9 @@ import * as createSearch from './20261121150100-create-search.ts';
 import * as createEventLogHorizon from './20261121160000-create-event-log-horizon.ts';
 import * as createCallTrees from './20261121170000-create-call-trees.ts';
 import * as createNotificationOutbox from './20261123120000-create-notification-outbox.ts';
+import * as bindSignInAttempts from './20261124130000-bind-sign-in-attempts.ts';
+import * as addUserAccessSources from './20261124154500-add-user-access-sources.ts';
+import * as indexUnpostedAttachments from './20261124171300-index-unposted-attachments.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -31,4 +34,7 @@ export const migrations: Record<string, Migration> = {
   '20261121160000-create-event-log-horizon': createEventLogHorizon,
   '20261121170000-create-call-trees': createCallTrees,
   '20261123120000-create-notification-outbox': createNotificationOutbox,
+  '20261124130000-bind-sign-in-attempts': bindSignInAttempts,
+  '20261124154500-add-user-access-sources': addUserAccessSources,
+  '20261124171300-index-unposted-attachments': indexUnpostedAttachments,
 };

@@ -5,6 +5,7 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { perPersonOrAddress } from '../../http/rateLimits.ts';
 
 /** `POST /api/analytics/pageviews`: page views of the web app, kept on this server only. */
 export function analyticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -12,6 +13,9 @@ export function analyticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/analytics/pageviews',
       {
+        config: {
+          rateLimit: perPersonOrAddress(ctx, ctx.config.rateLimits.pageViewsPerMinute, 'pageViews'),
+        },
         schema: {
           summary: 'Record a page view of the web app',
           body: PageViewRequest,

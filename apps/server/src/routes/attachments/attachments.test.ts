@@ -1,59 +1,13 @@
 import { ErrorCode } from '@btalk/contracts';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../config/index.ts';
+import { cleanFileName } from '../../files/fileNames.ts';
 import { newId } from '../../ids.ts';
+import { type AttachmentData, PNG, storedKeys, upload, uploaded } from '../../test/attachments.ts';
 import { describeEachDatabase } from '../../test/db.ts';
-import { type TestServer, useTestServer } from '../../test/server.ts';
-import { type SignedIn, signedIn } from '../../test/session.ts';
+import { testConfig, useTestServer } from '../../test/server.ts';
+import { signedIn } from '../../test/session.ts';
 import { as, buildTopic, dataOf } from '../../test/topics.ts';
-import { cleanFileName } from './attachments.ts';
-
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function multipart(files: { name: string; content: Buffer; type?: string }[]) {
-  const boundary = `----btalk${newId()}`;
-  const parts = files.map((f) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\n` +
-          `Content-Type: ${f.type ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      f.content,
-      Buffer.from('\r\n'),
-    ]),
-  );
-  return {
-    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-interface AttachmentData {
-  id: string;
-  fileName: string;
-  contentType: string;
-  kind: string;
-  sizeBytes: number;
-  url: string;
-}
-
-function upload(
-  server: TestServer,
-  who: SignedIn | null,
-  topicId: string,
-  files: Parameters<typeof multipart>[0],
-) {
-  const body = multipart(files);
-  return server.request({
-    method: 'POST',
-    url: `/api/topics/${topicId}/attachments`,
-    payload: body.payload,
-    headers: { ...body.headers, ...(who?.headers ?? {}) },
-  });
-}
 
 describe('cleanFileName', () => {
   it('keeps the name and drops folders and control characters', () => {
@@ -61,6 +15,33 @@ describe('cleanFileName', () => {
     expect(cleanFileName('C:\\Users\\a\\รายงาน.pdf')).toBe('รายงาน.pdf');
     expect(cleanFileName('a"\nb.txt')).toBe('ab.txt');
     expect(cleanFileName('')).toBe('file');
+  });
+
+  it('drops Unicode format characters, so a name cannot disguise its extension', () => {
+    // U+202E RIGHT-TO-LEFT OVERRIDE shows "invoice\u202Egpj.exe" as "invoiceexe.jpg".
+    expect(cleanFileName('invoice\u202Egpj.exe')).toBe('invoicegpj.exe');
+    expect(cleanFileName('\uFEFFre\u200Bport\u2066.pdf\u2069')).toBe('report.pdf');
+    expect(cleanFileName('a\u2028b\u0085.txt')).toBe('ab.txt');
+    // Thai letters and marks are not format characters: they stay.
+    expect(cleanFileName('ใบแจ้งหนี้.pdf')).toBe('ใบแจ้งหนี้.pdf');
+    // Nothing left, or only dots: a fallback name.
+    expect(cleanFileName('\u202E\u200B')).toBe('file');
+    expect(cleanFileName('..')).toBe('file');
+    // Cut to 200 characters without splitting a surrogate pair.
+    expect(Array.from(cleanFileName('😀'.repeat(300)))).toEqual(Array(200).fill('😀'));
+  });
+});
+
+describe('upload quota configuration', () => {
+  it('has defaults and names a bad variable', () => {
+    expect(testConfig().uploads).toMatchObject({
+      maxUnpostedFiles: 20,
+      maxUnpostedBytes: 100 * 1024 * 1024,
+      unpostedTtlHours: 24,
+    });
+    expect(() => testConfig({ UPLOAD_MAX_UNPOSTED_FILES: '0' })).toThrow(ConfigError);
+    expect(() => testConfig({ UPLOAD_MAX_UNPOSTED_BYTES: 'lots' })).toThrow(/UPLOAD_MAX_UNPOSTED_BYTES/);
+    expect(() => testConfig({ UPLOAD_UNPOSTED_TTL_HOURS: '0' })).toThrow(/UPLOAD_UNPOSTED_TTL_HOURS/);
   });
 });
 
@@ -150,6 +131,76 @@ describeEachDatabase('attachments API', (kind) => {
     );
   });
 
+  it('stores and serves a file name without its format characters', async () => {
+    const alice = await signedIn(server);
+    const t = await buildTopic(server, alice);
+    const [file] = await uploaded(server, alice, t.id, [
+      { name: 'invoice\u202Egpj.exe', content: Buffer.from('MZ not really') },
+    ]);
+    expect(file!.fileName).toBe('invoicegpj.exe');
+    const row = await server.ctx.db.kysely
+      .selectFrom('attachments')
+      .select('file_name')
+      .where('id', '=', file!.id)
+      .executeTakeFirstOrThrow();
+    expect(row.file_name).toBe('invoicegpj.exe');
+    const served = await server.request({ method: 'GET', url: file!.url, headers: alice.headers });
+    expect(served.headers['content-disposition']).toBe(
+      `attachment; filename="invoicegpj.exe"; filename*=UTF-8''invoicegpj.exe`,
+    );
+
+    // A row stored before names were cleaned is shown and served cleaned too.
+    await server.ctx.db.kysely
+      .updateTable('attachments')
+      .set({ file_name: 'photo\u202Egnp.js' })
+      .where('id', '=', file!.id)
+      .execute();
+    const post = dataOf<{ attachments: AttachmentData[] }>(
+      await as(server, alice).post(`/api/topics/${t.id}/posts`, {
+        clientId: newId(),
+        attachmentIds: [file!.id],
+      }),
+    );
+    expect(post.attachments[0]!.fileName).toBe('photognp.js');
+    const old = await server.request({ method: 'GET', url: file!.url, headers: alice.headers });
+    expect(old.headers['content-disposition']).toBe(
+      `attachment; filename="photognp.js"; filename*=UTF-8''photognp.js`,
+    );
+  });
+
+  it('requires a session and a valid id to download, and refuses uploads into an archived topic', async () => {
+    const alice = await signedIn(server);
+    const t = await buildTopic(server, alice);
+    const [file] = await uploaded(server, alice, t.id, [{ name: 'a.png', content: PNG }]);
+    const anonymous = await server.request({ method: 'GET', url: file!.url });
+    expect(anonymous.statusCode).toBe(401);
+    const bad = await server.request({
+      method: 'GET',
+      url: `/api/attachments/${'x'.repeat(65)}`,
+      headers: alice.headers,
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe('params.attachmentId');
+    const missing = await server.request({
+      method: 'GET',
+      url: `/api/attachments/${newId()}`,
+      headers: alice.headers,
+    });
+    expect(missing.statusCode).toBe(404);
+    const badTopic = await upload(server, alice, 'x'.repeat(65), [{ name: 'a.png', content: PNG }]);
+    expect(badTopic.statusCode).toBe(400);
+    expect(badTopic.json().details[0].field).toBe('params.topicId');
+
+    dataOf(await as(server, alice).post(`/api/topics/${t.id}/archive`));
+    const archived = await upload(server, alice, t.id, [{ name: 'b.png', content: PNG }]);
+    expect(archived.statusCode).toBe(403);
+    expect(archived.json().code).toBe(ErrorCode.forbidden);
+    // The file not yet in a post stays its uploader's.
+    expect((await server.request({ method: 'GET', url: file!.url, headers: alice.headers })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('hides files of members-only topics from non-members (404) and refuses uploads there', async () => {
     const alice = await signedIn(server);
     const eve = await signedIn(server);
@@ -194,5 +245,102 @@ describeEachDatabase('attachment limits', (kind) => {
       .where('topic_id', '=', t.id)
       .execute();
     expect(rows).toEqual([]);
+  });
+});
+
+describeEachDatabase('the quota of files not yet in a post', (kind) => {
+  const server = useTestServer(kind, { UPLOAD_MAX_UNPOSTED_FILES: '3', UPLOAD_MAX_UNPOSTED_BYTES: '4096' });
+  const small = (name: string) => ({ name, content: Buffer.from(`content of ${name}`) });
+
+  async function unpostedRows(uploaderId: string) {
+    return server.ctx.db.kysely
+      .selectFrom('attachments')
+      .select(['id', 'storage_key'])
+      .where('uploader_id', '=', uploaderId)
+      .where('post_id', 'is', null)
+      .execute();
+  }
+
+  it('counts files: the one past UPLOAD_MAX_UNPOSTED_FILES is refused and not stored, posting frees room', async () => {
+    const alice = await signedIn(server);
+    const bob = await signedIn(server);
+    const t = await buildTopic(server, alice);
+    const [a, b] = await uploaded(server, alice, t.id, [small('a.txt'), small('b.txt')]);
+    const disk = storedKeys(server).length;
+
+    // Two more in one request when one is left: neither is kept.
+    const both = await upload(server, alice, t.id, [small('c.txt'), small('d.txt')]);
+    expect(both.statusCode).toBe(409);
+    expect(both.json().code).toBe(ErrorCode.quotaExceeded);
+    expect(both.json().message).toContain('UPLOAD_MAX_UNPOSTED_FILES');
+    expect(both.json().message).toMatch(/post the files you uploaded, or wait/);
+    expect(both.json().details[0].field).toBe('body.file');
+    expect(await unpostedRows(alice.user.id)).toHaveLength(2);
+    expect(storedKeys(server)).toHaveLength(disk);
+
+    await uploaded(server, alice, t.id, [small('c.txt')]);
+    const fourth = await upload(server, alice, t.id, [small('d.txt')]);
+    expect(fourth.statusCode).toBe(409);
+    expect(fourth.json().code).toBe(ErrorCode.quotaExceeded);
+    expect(await unpostedRows(alice.user.id)).toHaveLength(3);
+    expect(storedKeys(server)).toHaveLength(disk + 1);
+
+    // Someone else's quota is their own.
+    await uploaded(server, bob, t.id, [small('bob.txt')]);
+
+    // A post takes two in: room for two more.
+    dataOf(
+      await as(server, alice).post(`/api/topics/${t.id}/posts`, {
+        clientId: newId(),
+        attachmentIds: [a!.id, b!.id],
+      }),
+    );
+    await uploaded(server, alice, t.id, [small('d.txt'), small('e.txt')]);
+    expect(await unpostedRows(alice.user.id)).toHaveLength(3);
+  });
+
+  it('counts uploads of one person sent side by side one after the other', async () => {
+    const erin = await signedIn(server);
+    const t = await buildTopic(server, erin);
+    await uploaded(server, erin, t.id, [small('a.txt'), small('b.txt')]);
+    const disk = storedKeys(server).length;
+    // One place left, two uploads at once: both find it free before storing, one is recorded.
+    const answers = await Promise.all([
+      upload(server, erin, t.id, [small('c.txt')]),
+      upload(server, erin, t.id, [small('d.txt')]),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(await unpostedRows(erin.user.id)).toHaveLength(3);
+    expect(storedKeys(server)).toHaveLength(disk + 1);
+  });
+
+  it('counts bytes: a file past UPLOAD_MAX_UNPOSTED_BYTES is refused and not left on the disk', async () => {
+    const carol = await signedIn(server);
+    const dave = await signedIn(server);
+    const t = await buildTopic(server, carol);
+    const [first] = await uploaded(server, carol, t.id, [
+      { name: 'first.bin', content: Buffer.alloc(3000, 1) },
+    ]);
+    const disk = storedKeys(server);
+
+    const over = await upload(server, carol, t.id, [{ name: 'second.bin', content: Buffer.alloc(2000, 2) }]);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().code).toBe(ErrorCode.quotaExceeded);
+    expect(over.json().message).toContain('UPLOAD_MAX_UNPOSTED_BYTES');
+    expect(storedKeys(server).sort()).toEqual([...disk].sort());
+    expect((await unpostedRows(carol.user.id)).map((r) => r.id)).toEqual([first!.id]);
+
+    // Within the bytes left, it fits; another person has the whole quota.
+    await uploaded(server, carol, t.id, [{ name: 'fits.bin', content: Buffer.alloc(1000, 3) }]);
+    await uploaded(server, dave, t.id, [{ name: 'dave.bin', content: Buffer.alloc(4000, 4) }]);
+
+    // Posting frees the bytes.
+    dataOf(
+      await as(server, carol).post(`/api/topics/${t.id}/posts`, {
+        clientId: newId(),
+        attachmentIds: [first!.id],
+      }),
+    );
+    await uploaded(server, carol, t.id, [{ name: 'second.bin', content: Buffer.alloc(2000, 2) }]);
   });
 });

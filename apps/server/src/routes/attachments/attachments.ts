@@ -1,54 +1,63 @@
-import path from 'node:path';
 import { AttachmentParams, okEnvelope, TopicParams, UploadAttachmentsResponse } from '@btalk/contracts';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { fileTypeFromBuffer } from 'file-type';
 import { authenticate } from '../../auth/authenticate.ts';
-import { attachmentRecorder } from '../../commands/attachmentRecorder.ts';
+import {
+  attachmentDiscarder,
+  attachmentRecorder,
+  attachmentStorer,
+} from '../../commands/attachmentRecorder.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
-import type { AttachmentRow } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { newId, now } from '../../ids.ts';
-import { authorize, loadTopicAccess, requireVisibleTopic, topicAbilities } from '../../policies/topic.ts';
-import { presentAttachment } from '../../presenters/attachment.ts';
+import { limitWrites, perPerson } from '../../http/rateLimits.ts';
+import {
+  authorize,
+  authorizeQuota,
+  loadAttachmentAccess,
+  loadUnpostedUsage,
+} from '../../policies/attachment.ts';
+import { loadTopicAccess } from '../../policies/topic.ts';
+import { attachmentContentHeaders, presentAttachment } from '../../presenters/attachment.ts';
 
-/** Types shown inline as images. Anything else (SVG included: it can carry script) is a download. */
-const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
-
-/** A file name safe to echo in Content-Disposition: no folders, no control characters, not empty. */
-export function cleanFileName(name: string): string {
-  const base = path
-    .basename(name.replaceAll('\\', '/'))
-    .replace(/[\p{Cc}"]/gu, '')
-    .trim()
-    .slice(0, 200);
-  return base || 'file';
-}
-
-function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+/** Multipart errors of @fastify/multipart that the client caused, as envelope errors. */
+function multipartError(error: unknown, maxFiles: number): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return new AppError('tooLarge', `Send at most ${maxFiles} files at once (MAX_UPLOAD_FILES).`);
+  }
+  if (code === 'FST_FIELDS_LIMIT') {
+    return new AppError('validation', 'Send only files in this form.', [
+      { field: 'body', reason: 'has a field that is not a file' },
+    ]);
+  }
+  return error;
 }
 
 /**
  * Attachments: upload (multipart, through the web client's `postForm`) into a topic, to reference
- * from a new post; and download, only for people who can see the topic (404 for everyone else).
+ * from a new post; and download: a file not yet in a post only for its uploader, a posted one for
+ * people who can see the topic (404 for everyone else). Rules in `policies/attachment.ts`, storing
+ * and recording in `commands/attachmentRecorder.ts`, shapes and headers in `presenters/attachment.ts`.
  */
 export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const { maxBytes, maxFiles } = ctx.config.uploads;
+  const { maxBytes, maxFiles, maxUnpostedFiles, maxUnpostedBytes, unpostedTtlHours } = ctx.config.uploads;
+  const quota = { maxUnpostedFiles, maxUnpostedBytes, unpostedTtlHours };
   return async (app) => {
     await app.register(fastifyMultipart, {
       limits: { fileSize: maxBytes, files: maxFiles, fields: 0, parts: maxFiles },
     });
     app.addHook('onRequest', authenticate(ctx));
+    limitWrites(app, perPerson(ctx.config.rateLimits.uploadsPerMinute, 'uploads'));
 
     app.post(
       '/topics/:topicId/attachments',
       {
         schema: {
-          summary: `Upload files (multipart/form-data, up to ${maxFiles} files per request) for a new post`,
+          summary:
+            `Upload files (multipart/form-data, up to ${maxFiles} files per request) for a new post; ` +
+            `a person holds at most ${maxUnpostedFiles} files and ${maxUnpostedBytes} bytes not yet in a post (409 beyond)`,
           params: TopicParams,
           consumes: ['multipart/form-data'],
           response: { 200: okEnvelope(UploadAttachmentsResponse) },
@@ -56,71 +65,41 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { user } = request;
-        const access = await requireVisibleTopic(ctx.db.kysely, user, request.params.topicId);
-        authorize(topicAbilities(user, access).post, 'This topic is archived: it takes no new files.');
         if (!request.isMultipart()) {
           throw new AppError('validation', 'Send the files as multipart/form-data.', [
             { field: 'headers.content-type', reason: 'must be multipart/form-data' },
           ]);
         }
-        const rows: AttachmentRow[] = [];
-        const discard = () => Promise.all(rows.map((r) => ctx.files.delete(r.storage_key)));
-        try {
-          for await (const part of request.files()) {
-            const key = newId();
-            const size = await ctx.files.put(key, part.file);
-            const row: AttachmentRow = {
-              id: newId(),
-              topic_id: access.topic.id,
-              post_id: null,
-              uploader_id: user.id,
-              storage_key: key,
-              file_name: cleanFileName(part.filename),
-              content_type: 'application/octet-stream',
-              size_bytes: size,
-              kind: 'file',
-              created_at: now(),
-            };
-            rows.push(row);
-            if (part.file.truncated) {
-              throw new AppError(
-                'tooLarge',
-                `${row.file_name} is larger than ${maxBytes} bytes (MAX_UPLOAD_BYTES).`,
-              );
-            }
-            if (size === 0) {
-              throw new AppError('validation', `${row.file_name} is empty.`, [
-                { field: 'body.file', reason: 'is empty' },
-              ]);
-            }
-            // The type comes from the content: the name and the browser's claim are not trusted.
-            const type = await fileTypeFromBuffer(await ctx.files.head(key, 4100));
-            if (type) row.content_type = type.mime;
-            if (type && INLINE_IMAGES.has(type.mime)) row.kind = 'image';
-          }
-        } catch (error) {
-          await discard();
-          if (error instanceof AppError) throw error;
-          const code = (error as { code?: string }).code;
-          if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-            throw new AppError('tooLarge', `Send at most ${maxFiles} files at once (MAX_UPLOAD_FILES).`);
-          }
-          if (code === 'FST_FIELDS_LIMIT') {
-            throw new AppError('validation', 'Send only files in this form.', [
-              { field: 'body', reason: 'has a field that is not a file' },
-            ]);
-          }
-          throw error;
-        }
+        const db = ctx.db.kysely;
+        const access = await loadTopicAccess(db, user, request.params.topicId);
+        authorize(user, 'upload', { access });
+        const usage = await loadUnpostedUsage(db, user.id);
+        // A person whose quota is full is refused before a byte of the body is stored.
+        authorizeQuota(usage, { files: 1, bytes: 0 }, quota);
+        // The files are stored before the transaction (a slow upload holds no transaction open);
+        // the transaction then checks the quota again, as one person's uploads may run side by side.
+        const rows = await attachmentStorer(ctx.files, request.files(), {
+          uploaderId: user.id,
+          topicId: access!.topic.id,
+          maxBytes,
+          usage,
+          quota,
+        }).catch((error: unknown) => {
+          throw multipartError(error, maxFiles);
+        });
         if (rows.length === 0) {
           throw new AppError('validation', 'Attach at least one file.', [
             { field: 'body.file', reason: 'is required' },
           ]);
         }
+        const adding = { files: rows.length, bytes: rows.reduce((sum, r) => sum + r.size_bytes, 0) };
         try {
-          await transact(ctx, (trx) => attachmentRecorder(trx, rows));
+          await transact(ctx, async (trx) => {
+            authorizeQuota(await loadUnpostedUsage(trx, user.id, { lock: true }), adding, quota);
+            await attachmentRecorder(trx, rows);
+          });
         } catch (error) {
-          await discard();
+          await attachmentDiscarder(ctx.files, rows);
           throw error;
         }
         return ok({ attachments: rows.map(presentAttachment) });
@@ -137,26 +116,17 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { user } = request;
-        const row = await ctx.db.kysely
-          .selectFrom('attachments')
-          .selectAll()
-          .where('id', '=', request.params.attachmentId)
-          .executeTakeFirst();
-        const access = row ? await loadTopicAccess(ctx.db.kysely, user, row.topic_id) : null;
-        // A file not yet in a post is its uploader's alone.
-        if (!row || !access || (row.post_id === null && row.uploader_id !== user.id)) {
-          throw new AppError('notFound', 'No such file, or its topic is only for its members.');
-        }
-        const stream = await ctx.files.read(row.storage_key);
-        const inline = row.kind === 'image';
-        return reply
-          .header('content-type', inline ? row.content_type : 'application/octet-stream')
-          .header('content-length', String(row.size_bytes))
-          .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', row.file_name))
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('cache-control', 'private, max-age=3600')
-          .send(stream);
+        const target = await loadAttachmentAccess(ctx.db.kysely, user, request.params.attachmentId);
+        authorize(user, 'download', target);
+        const row = target.attachment!;
+        const stream = await ctx.files.read(row.storage_key).catch((error: unknown) => {
+          // The row outlived its file (a clean-up between the two reads): as good as gone.
+          if ((error as { code?: string }).code === 'ENOENT') {
+            throw new AppError('notFound', 'No such file, or its topic is only for its members.');
+          }
+          throw error;
+        });
+        return reply.headers(attachmentContentHeaders(row)).send(stream);
       },
     );
   };

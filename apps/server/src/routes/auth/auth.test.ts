@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ErrorCode } from '@btalk/contracts';
+import { ErrorCode, SIGN_IN_BROWSER_FIELD } from '@btalk/contracts';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -9,12 +9,16 @@ import { decodeJwt, importJWK, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../auth/seal.ts';
 import { personByEmail } from '../../directory/people.ts';
+import { registerRateLimits } from '../../http/rateLimits.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import {
+  browserApi,
   type Callback,
   CookieBrowser,
+  callbackParams,
   directorySignIn,
   type ListeningTestServer,
+  postCode,
   useListeningTestServer,
 } from '../../test/listening.ts';
 import { teamsToken } from '../../test/teams.ts';
@@ -32,9 +36,15 @@ async function call(server: ListeningTestServer, method: string, url: string, bo
   return { status: res.status, body: (await res.json()) as Json };
 }
 
+/** `POST /api/auth/code` from `browser`, answered as status and JSON. */
+async function exchange(server: ListeningTestServer, browser: CookieBrowser, body: unknown) {
+  const res = await postCode(server, browser, body);
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
 async function signIn(server: ListeningTestServer, email: string) {
-  const callback = await directorySignIn(server, email);
-  const res = await call(server, 'POST', '/api/auth/code', callback);
+  const { callback, browser } = await directorySignIn(server, email);
+  const res = await exchange(server, browser, callback);
   expect(res.status).toBe(200);
   return res.body.data as { accessToken: string; refreshToken: string; aadAccessToken: string; user: Json };
 }
@@ -70,6 +80,28 @@ describeEachDatabase('sign-in: GET /api/auth/aad and POST /api/auth/code', (kind
       .executeTakeFirstOrThrow();
     expect(attempt.nonce).toBe(params.get('nonce'));
     expect(url).not.toContain(attempt.code_verifier);
+  });
+
+  it('gives the browser one sign-in cookie, kept across attempts, and keeps only its hash with each attempt', async () => {
+    const browser = new CookieBrowser();
+    const first = await browserApi(server, browser, '/api/auth/aad');
+    const [set] = first.headers.getSetCookie();
+    // Over http (this test server) the __Host- prefix is not allowed; signInBrowser.test.ts covers https.
+    expect(set).toMatch(/^btalk-signin=[\w-]{43}; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const value = set?.split(';')[0]?.split('=')[1] ?? '';
+    const second = await browserApi(server, browser, '/api/auth/aad');
+    expect(second.headers.getSetCookie()[0]?.split(';')[0]).toBe(`btalk-signin=${value}`);
+    const states = [first, second].map(async (res) => ((await res.json()) as Json).data.state as string);
+    const rows = await server.ctx.db.kysely
+      .selectFrom('sign_in_attempts')
+      .select('browser_hash')
+      .where('state', 'in', await Promise.all(states))
+      .execute();
+    expect(rows).toEqual([{ browser_hash: hashToken(value) }, { browser_hash: hashToken(value) }]);
+    // Another browser gets a value of its own.
+    const other = await call(server, 'GET', '/api/auth/aad');
+    expect(other.status).toBe(200);
   });
 
   it('refuses a redirect URI that is not exactly the configured one', async () => {
@@ -143,26 +175,97 @@ describeEachDatabase('sign-in: GET /api/auth/aad and POST /api/auth/code', (kind
   });
 
   it('uses each sign-in attempt once', async () => {
-    const callback = await directorySignIn(server, 'suda@btalk.test');
-    expect((await call(server, 'POST', '/api/auth/code', callback)).status).toBe(200);
-    const again = await call(server, 'POST', '/api/auth/code', callback);
+    const { callback, browser } = await directorySignIn(server, 'suda@btalk.test');
+    expect((await exchange(server, browser, callback)).status).toBe(200);
+    const again = await exchange(server, browser, callback);
     expect(again.status).toBe(400);
     expect(again.body.details[0].field).toBe('body.state');
   });
 
   it('refuses a code that does not belong to the attempt, and then the attempt is gone', async () => {
-    const callback: Callback = await directorySignIn(server, 'niran@btalk.test');
-    const tampered = await call(server, 'POST', '/api/auth/code', { ...callback, code: `${callback.code}x` });
+    const { callback, browser } = await directorySignIn(server, 'niran@btalk.test');
+    const tampered = await exchange(server, browser, { ...callback, code: `${callback.code}x` });
     expect(tampered.status).toBe(401);
     expect(tampered.body.code).toBe(ErrorCode.unauthenticated);
-    expect((await call(server, 'POST', '/api/auth/code', callback)).status).toBe(400);
+    expect((await exchange(server, browser, callback)).status).toBe(400);
   });
 
   it('refuses a callback whose state this server never issued', async () => {
-    const callback = await directorySignIn(server, 'arthit@btalk.test');
-    const res = await call(server, 'POST', '/api/auth/code', { ...callback, state: 'made-up-state' });
+    const { callback, browser } = await directorySignIn(server, 'arthit@btalk.test');
+    const res = await exchange(server, browser, { ...callback, state: 'made-up-state' });
     expect(res.status).toBe(400);
     expect(res.body.details[0].field).toBe('body.state');
+  });
+
+  it('completes a sign-in only in the browser that started it: a callback link made elsewhere signs nobody in', async () => {
+    // The attacker signs in as themselves in browser A and stops at the callback...
+    const { callback, browser: attackers } = await directorySignIn(server, 'boonsri@btalk.test');
+    const sessions = async () =>
+      Number(
+        (
+          await server.ctx.db.kysely
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await sessions();
+    // ...and the link is opened in the victim's browser B: without a sign-in cookie,
+    const bare = await exchange(server, new CookieBrowser(), callback);
+    expect(bare.status).toBe(400);
+    expect(bare.body.code).toBe(ErrorCode.validation);
+    expect(bare.body.details[0].field).toBe(SIGN_IN_BROWSER_FIELD);
+    expect(bare.body.details[0].reason).toContain('has no btalk-signin cookie');
+    expect(bare.body.message).toContain('Start signing in again from this browser');
+    // or with B's own (B has signed in before), or with a made-up one.
+    const victims = new CookieBrowser();
+    expect((await browserApi(server, victims, '/api/auth/aad')).status).toBe(200);
+    const other = await exchange(server, victims, callback);
+    expect(other.status).toBe(400);
+    expect(other.body.details[0]).toMatchObject({ field: SIGN_IN_BROWSER_FIELD });
+    expect(other.body.details[0].reason).toContain('another browser');
+    const madeUp = await server.api('/api/auth/code', {
+      method: 'POST',
+      headers: { cookie: `btalk-signin=${'A'.repeat(43)}` },
+      body: JSON.stringify(callback),
+    });
+    expect(madeUp.status).toBe(400);
+    expect(await sessions()).toBe(before);
+    // The refusals spent nothing: the browser that started the attempt still completes it, once.
+    const mine = await exchange(server, attackers, callback);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.user.email).toBe('boonsri@btalk.test');
+    expect(await sessions()).toBe(before + 1);
+    expect((await exchange(server, attackers, callback)).body.details[0].field).toBe('body.state');
+  });
+
+  it('completes two sign-ins started at once in one browser (two tabs), in either order', async () => {
+    const browser = new CookieBrowser();
+    const start = async () => {
+      const res = await browserApi(server, browser, '/api/auth/aad');
+      return ((await res.json()) as Json).data.url as string;
+    };
+    const [first, second] = [await start(), await start()];
+    const redirectUri = server.ctx.config.directory.redirectUri;
+    // The first tab meets the directory's form; the second finds the directory session and comes
+    // straight back.
+    const page = await browser.follow(first, redirectUri);
+    const action = /<form[^>]*action="([^"]+)"/.exec((await page.response?.text()) ?? '')?.[1] ?? '';
+    const posted = await browser.fetch(new URL(action.replace(/&#47;/g, '/'), page.url).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'yupa@btalk.test', password: 'btalk' }).toString(),
+    });
+    const firstBack = await browser.follow(
+      new URL(posted.headers.get('location') ?? '', page.url).href,
+      redirectUri,
+    );
+    const secondBack = await browser.follow(second, redirectUri);
+    const callbacks: Callback[] = [callbackParams(firstBack.url), callbackParams(secondBack.url)];
+    const later = await exchange(server, browser, callbacks[1]);
+    const earlier = await exchange(server, browser, callbacks[0]);
+    expect([later.status, earlier.status]).toEqual([200, 200]);
+    expect(later.body.data.user.id).toBe(earlier.body.data.user.id);
   });
 
   it('names the missing field of bad input', async () => {
@@ -199,8 +302,8 @@ describeEachDatabase('sign-in: GET /api/auth/aad and POST /api/auth/code', (kind
       .set({ disabled: 1 })
       .where('email', '=', 'kittisak@btalk.test')
       .execute();
-    const callback = await directorySignIn(server, 'kittisak@btalk.test');
-    const res = await call(server, 'POST', '/api/auth/code', callback);
+    const { callback, browser } = await directorySignIn(server, 'kittisak@btalk.test');
+    const res = await exchange(server, browser, callback);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(ErrorCode.forbidden);
   });
@@ -254,6 +357,12 @@ describeEachDatabase('sessions: POST /api/auth/refresh and POST /api/auth/logout
       .where('id', '=', String(decodeJwt(session.accessToken).sid))
       .executeTakeFirstOrThrow();
     expect(row.revoked_reason).toBe('rotated refresh token reused');
+    // Its access tokens die with it, the latest one included: refused over HTTP and the socket.
+    for (const token of [session.accessToken, next.accessToken]) {
+      const me = await call(server, 'GET', '/api/me', undefined, bearer(token));
+      expect(me.status).toBe(401);
+      expect(me.body.message).toContain('session has ended');
+    }
   });
 
   it('ends the session when a token two rotations old comes back, even within the grace window', async () => {
@@ -354,6 +463,7 @@ describeEachDatabase('sessions: POST /api/auth/refresh and POST /api/auth/logout
     await app.register(fastifyWebsocket);
     await app.register(
       async (api) => {
+        await registerRateLimits(api, server.ctx);
         for (const routes of apiRoutes(server.ctx)) await api.register(routes);
       },
       { prefix: '/api' },

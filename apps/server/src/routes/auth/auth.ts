@@ -6,22 +6,29 @@ import {
   okEnvelope,
   RefreshRequest,
   RefreshResponse,
+  SIGN_IN_BROWSER_FIELD,
   SignInResponse,
   TeamRequest,
 } from '@btalk/contracts';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import { authenticate } from '../../auth/authenticate.ts';
 import { ConsentRequiredError } from '../../auth/directoryClient.ts';
+import { hashToken } from '../../auth/seal.ts';
 import { refreshSession, startSession } from '../../auth/sessions.ts';
+import {
+  newSignInBrowserValue,
+  readSignInCookie,
+  signInCookie,
+  signInSetCookie,
+} from '../../auth/signInBrowser.ts';
 import { signOutRecorder } from '../../commands/sessionCommands.ts';
 import { signInAttemptRecorder, signInAttemptTaker } from '../../commands/signInAttempts.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { perAddress } from '../../http/rateLimits.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +40,13 @@ declare module 'fastify' {
 /** How long a sign-in attempt (state, nonce, PKCE verifier) may wait for its callback. */
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
+// The callback was not posted by the browser that started the sign-in.
+const otherBrowser = (problem: string) =>
+  invalid(
+    SIGN_IN_BROWSER_FIELD,
+    `${problem}: this sign-in was started in another browser (or this browser's cookies were cleared or blocked). Start signing in again from this browser with GET /api/auth/aad.`,
+  );
+
 /**
  * `/api/auth/*`: sign-in with the directory (`aad`, `code`), Teams single sign-on (`team`), session
  * refresh with rotating refresh tokens (`refresh`) and sign-out (`logout`). Every route is rate
@@ -41,7 +55,9 @@ const ATTEMPT_TTL_MS = 10 * 60_000;
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { config } = ctx;
   const settings = config.directory;
-  const limited = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  // Per address and per endpoint; shared by every instance through Redis (http/rateLimits.ts).
+  const limited = { rateLimit: perAddress(config.authRateLimitPerMinute) };
+  const cookie = signInCookie(config.publicUrl);
   const checkRedirectUri = (field: string, sent: string | undefined) => {
     if (sent !== undefined && sent !== settings.redirectUri) {
       throw invalid(field, `must be exactly ${settings.redirectUri}, this server's /aad/callback address`);
@@ -49,14 +65,6 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 
   return async (app) => {
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : null;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
-    // With Redis the limits hold across every instance; otherwise per instance.
-    await app.register(rateLimit, {
-      global: false,
-      ...(redis ? { redis, nameSpace: 'btalk-auth-rl:' } : {}),
-    });
-
     app.get(
       '/auth/aad',
       {
@@ -67,17 +75,23 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: okEnvelope(AadResponse) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         checkRedirectUri('query.redirectUri', request.query.redirectUri);
+        // One value per browser, kept while it has one: two tabs signing in at once both complete.
+        const browser = readSignInCookie(request.headers.cookie, cookie) ?? newSignInBrowserValue();
         const attempt = {
           state: oidc.randomState(),
           nonce: oidc.randomNonce(),
           codeVerifier: oidc.randomPKCECodeVerifier(),
           redirectUri: settings.redirectUri,
+          browserHash: hashToken(browser),
           expiresAt: new Date(Date.now() + ATTEMPT_TTL_MS).toISOString(),
         };
         const url = await ctx.directory.authorizationUrl(attempt);
         await transact(ctx, (trx) => signInAttemptRecorder(trx, attempt));
+        // Sent again each time, so the cookie outlives the newest attempt it is bound to.
+        reply.header('set-cookie', signInSetCookie(browser, cookie, ATTEMPT_TTL_MS / 1000));
+        reply.header('cache-control', 'no-store');
         return ok({
           url: url.href,
           state: attempt.state,
@@ -100,13 +114,23 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { code, state, iss } = request.body;
-        const attempt = await transact(ctx, (trx) => signInAttemptTaker(trx, state));
-        if (!attempt) {
+        // Before anything reaches the directory: only the browser that started the sign-in may
+        // complete it, or a callback link made elsewhere would sign this browser in as its maker.
+        const browser = readSignInCookie(request.headers.cookie, cookie);
+        if (!browser) throw otherBrowser(`has no ${cookie.name} cookie`);
+        const found = await transact(ctx, (trx) => signInAttemptTaker(trx, state, hashToken(browser)));
+        if ('refused' in found) {
+          if (found.refused === 'otherBrowser') {
+            throw otherBrowser(
+              `is the ${cookie.name} cookie of another browser than the one that started it`,
+            );
+          }
           throw invalid(
             'body.state',
             'matches no open sign-in attempt of this server (it expired or was used): start again with GET /api/auth/aad',
           );
         }
+        const attempt = found.taken;
         const callback = new URL(attempt.redirect_uri);
         callback.searchParams.set('code', code);
         callback.searchParams.set('state', state);

@@ -256,6 +256,71 @@ describeEachDatabase('call-tree events API', (kind) => {
     ]);
   });
 
+  it('lists, a page at a time, exactly the events the one visibility rule lets each person see', async () => {
+    const finance = (await start(h.a2, { title: 'Finance drill', branchRootId: org.b3.id })).json().data;
+    const operations = (await start(admin.headers, { title: 'Ops drill', branchRootId: org.b1.id })).json()
+      .data;
+    const db = server.ctx.db.kysely;
+    const running = new Set(
+      (await db.selectFrom('call_events').select('id').where('status', '=', 'running').execute()).map(
+        (r) => r.id,
+      ),
+    );
+    const listAll = async (headers: object) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await req(
+          'GET',
+          `/api/calltree/events?state=running&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+          headers,
+        );
+        expect(res.statusCode).toBe(200);
+        const page: { items: { id: string }[]; nextCursor: string | null } = res.json().data;
+        ids.push(...page.items.map((e) => e.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    for (const [user, headers] of [
+      [admin.user, admin.headers],
+      [org.a2, h.a2],
+      [org.c3, h.c3],
+      [org.c1, h.c1],
+      [stranger.user, stranger.headers],
+    ] as const) {
+      const listed = await listAll(headers);
+      const visible = (await visibleCallEventIds(db, user)).filter((id) => running.has(id));
+      expect(listed, user.display_name).toEqual(visible);
+      expect(new Set(listed).size).toBe(listed.length);
+    }
+    // The event manager sees both (their tree), each targeted person only the one that targets them.
+    expect(await listAll(h.a2)).toEqual(expect.arrayContaining([finance.id, operations.id]));
+    const c3 = await listAll(h.c3);
+    expect(c3).toContain(finance.id);
+    expect(c3).not.toContain(operations.id);
+    expect(await listAll(stranger.headers)).toEqual([]);
+  });
+
+  it('refuses a cursor the events list did not give: 400 naming query.cursor, before any query', async () => {
+    expect((await req('GET', '/api/calltree/events')).statusCode).toBe(401);
+    for (const cursor of [
+      'zzz',
+      // An id made up by the client, in the shape of the list's old cursor.
+      Buffer.from('0000000000zz').toString('base64url'),
+      Buffer.from(JSON.stringify([1])).toString('base64url'),
+      Buffer.from(JSON.stringify(['a', 'b'])).toString('base64url'),
+      'not a cursor!',
+    ]) {
+      const res = await req('GET', `/api/calltree/events?cursor=${encodeURIComponent(cursor)}`, h.a2);
+      expect(res.statusCode, cursor).toBe(400);
+      expect(res.json().details[0], cursor).toEqual({ field: 'query.cursor', reason: expect.any(String) });
+    }
+    const bad = await req('GET', '/api/calltree/events?limit=0', h.a2);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe('query.limit');
+  });
+
   it('reminds only the people without an answer', async () => {
     const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
     await answer(h.c1, event.id, { optionId: 'safe' });

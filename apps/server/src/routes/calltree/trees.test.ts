@@ -39,7 +39,6 @@ describeEachDatabase('call trees API', (kind) => {
       ['GET', `/api/calltree/trees/${treeId}`],
       ['POST', `/api/calltree/trees/${treeId}/refresh`],
       ['GET', `/api/calltree/trees/${treeId}/csv`],
-      ['GET', '/api/calltree/directory?q=a'],
     ] as const) {
       const res = await req(method, url);
       expect(res.statusCode, url).toBe(401);
@@ -141,8 +140,8 @@ describeEachDatabase('call trees API', (kind) => {
     expect(loop.statusCode).toBe(400);
     expect(loop.json().details[0].field).toBe('body.managerId');
     const newcomer = await buildUser(server.ctx.db.kysely, { display_name: 'Newcomer' });
-    const search = await req('GET', '/api/calltree/directory?q=newcomer', admin.headers);
-    expect(search.json().data.map((p: { id: string }) => p.id)).toContain(newcomer.id);
+    const search = await req('GET', '/api/users?search=newcomer', admin.headers);
+    expect(search.json().data.items.map((p: { id: string }) => p.id)).toContain(newcomer.id);
     expect(
       (
         await req('POST', `/api/calltree/trees/${id}/members`, admin.headers, {
@@ -315,15 +314,62 @@ describeEachDatabase('call trees API', (kind) => {
     expect(tree.eventManagers.map((m: { id: string }) => m.id)).toEqual([org.a2.id]);
     expect(tree.abilities.startEvent).toBe(true);
     expect(tree.abilities.edit).toBe(false);
-    expect((await req('GET', '/api/calltree/directory?q=ceo', manager)).statusCode).toBe(200);
-    expect((await req('GET', '/api/calltree/directory?q=ceo', stranger.headers)).statusCode).toBe(403);
-    expect((await req('GET', '/api/calltree/directory?q=', admin.headers)).json().details[0].field).toBe(
-      'query.q',
-    );
     expect((await req('DELETE', put, admin.headers)).statusCode).toBe(200);
     const again = (await req('GET', `/api/calltree/trees/${treeId}`, manager)).json().data;
     expect(again.abilities.startEvent).toBe(false);
     const bogus = await req('PUT', `/api/calltree/trees/${treeId}/event-managers/nobody`, admin.headers);
     expect(bogus.statusCode).toBe(400);
+  });
+
+  it('tells the person’s open sockets when the event manager role is given or taken, once per change', async () => {
+    const db = server.ctx.db.kysely;
+    const accessEvents = async () =>
+      (
+        await db
+          .selectFrom('events')
+          .select(['type', 'payload', 'actor_id'])
+          .where('room', '=', `user:${org.b3.id}`)
+          .where('type', '=', 'access.changed')
+          .orderBy('seq')
+          .execute()
+      ).map((e) => ({ ...e, payload: JSON.parse(e.payload) }));
+    const url = `/api/calltree/trees/${treeId}/event-managers/${org.b3.id}`;
+    const before = (await accessEvents()).length;
+    expect((await req('PUT', url, admin.headers)).statusCode).toBe(200);
+    const granted = await accessEvents();
+    expect(granted).toHaveLength(before + 1);
+    expect(granted.at(-1)).toEqual({
+      type: 'access.changed',
+      payload: { reason: 'event manager of Head office' },
+      actor_id: admin.user.id,
+    });
+    // Granting again changes nothing, so nothing is told.
+    expect((await req('PUT', url, admin.headers)).statusCode).toBe(200);
+    expect(await accessEvents()).toHaveLength(before + 1);
+    expect((await req('DELETE', url, admin.headers)).statusCode).toBe(200);
+    expect(await accessEvents()).toHaveLength(before + 2);
+    expect((await req('DELETE', url, admin.headers)).statusCode).toBe(200);
+    expect(await accessEvents()).toHaveLength(before + 2);
+    // Refused changes record nothing.
+    expect((await req('PUT', url, await headersFor(server, org.a1))).statusCode).toBe(403);
+    expect(await accessEvents()).toHaveLength(before + 2);
+  });
+
+  it('has one people search: the call-tree directory search is gone (404), /api/users finds people to add', async () => {
+    for (const headers of [admin.headers, stranger.headers]) {
+      const gone = await req('GET', '/api/calltree/directory?q=ceo', headers);
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().code).toBe(ErrorCode.notFound);
+    }
+    // Those who used the directory search (admins, event managers) find people with the one search.
+    await req('PUT', `/api/calltree/trees/${treeId}/event-managers/${org.a2.id}`, admin.headers);
+    const manager = await headersFor(server, org.a2);
+    for (const headers of [admin.headers, manager]) {
+      const found = await req('GET', `/api/users?search=${encodeURIComponent(org.c3.email)}`, headers);
+      expect(found.statusCode).toBe(200);
+      expect(found.json().data.items).toEqual([
+        expect.objectContaining({ id: org.c3.id, displayName: org.c3.display_name, email: org.c3.email }),
+      ]);
+    }
   });
 });

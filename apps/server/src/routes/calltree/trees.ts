@@ -5,97 +5,48 @@ import {
   CallTreeSummary,
   CreateCallTreeRequest,
   CreateCallTreeResponse,
-  DirectoryPerson,
-  DirectorySearchQuery,
   ImportCallTreeRequest,
   ImportCallTreeResponse,
   MoveCallTreeMemberRequest,
   okEnvelope,
   RefreshCallTreeRequest,
   RefreshCallTreeResponse,
-  type UnplacedPerson,
 } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { authenticate } from '../../auth/authenticate.ts';
-import { previewTreeCsv, toCsv } from '../../calltree/csv.ts';
-import { wholeTree } from '../../calltree/hierarchy.ts';
-import { loadMembers, loadTree, peopleById } from '../../calltree/treeStore.ts';
+import { loadTree, loadTreeChanges } from '../../calltree/treeStore.ts';
 import {
   callTreeCreator,
-  callTreeImporter,
+  callTreeCsvImporter,
   callTreeMemberAdder,
   callTreeMemberMover,
   callTreeMemberRemover,
   callTreeRefresher,
   callTreeRoleSetter,
-  type Unplaced,
 } from '../../commands/callTreeEditor.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
-import type { CallTreeRow, UserRow } from '../../db/schema.ts';
 import { syncDirectoryPeople } from '../../directory/index.ts';
 import { ok } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
-import { authorizeTree, treeAbilities, treeAccess } from '../../policies/calltree.ts';
-import { presentTreeSummary } from '../../presenters/calltree.ts';
+import { authorize, treeAccess, visibleCallTrees } from '../../policies/calltree.ts';
+import {
+  presentRefreshOutcome,
+  presentTreeChange,
+  presentTreeCsv,
+  presentTreeDetail,
+  presentTreeSummaries,
+  presentUnplaced,
+} from '../../presenters/calltree.ts';
 
 const TreeParams = z.object({ treeId: z.string().min(1) });
 const MemberParams = z.object({ treeId: z.string().min(1), userId: z.string().min(1) });
 const Done = z.object({ done: z.literal(true) });
 
-async function summaries(
-  db: Kysely<Database>,
-  user: UserRow,
-  trees: CallTreeRow[],
-): Promise<CallTreeSummary[]> {
-  if (trees.length === 0) return [];
-  const ids = trees.map((t) => t.id);
-  const [counts, running] = await Promise.all([
-    db
-      .selectFrom('call_tree_members')
-      .select(['tree_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('tree_id', 'in', ids)
-      .groupBy('tree_id')
-      .execute(),
-    db
-      .selectFrom('call_events')
-      .select(['tree_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('tree_id', 'in', ids)
-      .where('status', '=', 'running')
-      .groupBy('tree_id')
-      .execute(),
-  ]);
-  const countOf = new Map(counts.map((c) => [c.tree_id, Number(c.n)]));
-  const runningOf = new Map(running.map((c) => [c.tree_id, Number(c.n)]));
-  return Promise.all(
-    trees.map(async (tree) =>
-      presentTreeSummary(
-        tree,
-        countOf.get(tree.id) ?? 0,
-        runningOf.get(tree.id) ?? 0,
-        treeAbilities(await treeAccess(db, user, tree.id)),
-      ),
-    ),
-  );
-}
-
-async function presentUnplaced(db: Kysely<Database>, unplaced: Unplaced): Promise<UnplacedPerson[]> {
-  const people = await peopleById(
-    db,
-    unplaced.map((u) => u.id),
-  );
-  return unplaced.map((u) => ({
-    id: u.id,
-    displayName: people.get(u.id)?.display_name ?? '',
-    email: people.get(u.id)?.email ?? '',
-    reason: u.reason,
-  }));
-}
-
-/** Call trees: list, build, refresh from the directory, edit, CSV import and export, event manager role. */
+/**
+ * Call trees: list, build, refresh from the directory, edit, CSV import and export, event manager role.
+ * People to add are found with the one people search, `GET /api/users`.
+ */
 export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.db.kysely;
   return async (app) => {
@@ -110,26 +61,14 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const user = request.user;
-        let query = db.selectFrom('call_trees').selectAll();
-        if (user.role !== 'admin') {
-          query = query.where((eb) =>
-            eb.or([
-              eb(
-                'id',
-                'in',
-                eb.selectFrom('call_tree_managers').select('tree_id').where('user_id', '=', user.id),
-              ),
-              eb(
-                'id',
-                'in',
-                eb.selectFrom('call_tree_members').select('tree_id').where('user_id', '=', user.id),
-              ),
-            ]),
-          );
-        }
-        const trees = await query.orderBy('name').execute();
-        return ok(await summaries(db, user, trees));
+        const trees = await db
+          .selectFrom('call_trees')
+          .selectAll()
+          .where(visibleCallTrees(request.user))
+          .orderBy('name')
+          .orderBy('id')
+          .execute();
+        return ok(await presentTreeSummaries(db, request.user, trees));
       },
     );
 
@@ -143,13 +82,11 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (request.user.role !== 'admin') {
-          throw new AppError('forbidden', 'Only an admin may create call trees.');
-        }
+        authorize(request.user, 'createTree');
         if (request.body.source === 'directory') await syncDirectoryPeople(ctx);
         const made = await transact(ctx, (trx) => callTreeCreator(trx, request.user, request.body));
         const tree = await loadTree(db, made.treeId);
-        const [summary] = await summaries(db, request.user, [tree]);
+        const [summary] = await presentTreeSummaries(db, request.user, [tree]);
         return ok({ tree: summary!, unplaced: await presentUnplaced(db, made.unplaced) });
       },
     );
@@ -165,32 +102,8 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const tree = await loadTree(db, request.params.treeId);
-        authorizeTree(await treeAccess(db, request.user, tree.id), 'view');
-        const members = await loadMembers(db, tree.id);
-        const managers = await db
-          .selectFrom('call_tree_managers as m')
-          .innerJoin('users as u', 'u.id', 'm.user_id')
-          .select(['u.id', 'u.display_name', 'u.email'])
-          .where('m.tree_id', '=', tree.id)
-          .orderBy('u.display_name')
-          .execute();
-        const people = await peopleById(db, members.keys());
-        const [summary] = await summaries(db, request.user, [tree]);
-        return ok({
-          ...summary!,
-          members: wholeTree(members).map(({ id }) => {
-            const p = people.get(id)!;
-            return {
-              id,
-              displayName: p.display_name,
-              email: p.email,
-              department: p.department,
-              jobTitle: p.job_title,
-              managerId: members.get(id) ?? null,
-            };
-          }),
-          eventManagers: managers.map((m) => ({ id: m.id, displayName: m.display_name, email: m.email })),
-        });
+        authorize(request.user, 'view', { tree: await treeAccess(db, request.user, tree.id) });
+        return ok(await presentTreeDetail(db, request.user, tree));
       },
     );
 
@@ -207,35 +120,14 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         // Who may edit the tree is checked before the directory is asked, then again in the change.
         const asked = await loadTree(db, request.params.treeId);
-        authorizeTree(await treeAccess(db, request.user, asked.id), 'edit');
+        authorize(request.user, 'edit', { tree: await treeAccess(db, request.user, asked.id) });
         await syncDirectoryPeople(ctx);
         const outcome = await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
+          authorize(request.user, 'edit', { tree: await treeAccess(trx, request.user, tree.id) });
           return callTreeRefresher(trx, request.user, tree, request.body.apply);
         });
-        const people = await peopleById(db, [
-          ...outcome.joined,
-          ...outcome.left,
-          ...outcome.moved.map((m) => m.id),
-        ]);
-        const ref = (id: string) => ({
-          id,
-          displayName: people.get(id)?.display_name ?? '',
-          email: people.get(id)?.email ?? '',
-        });
-        return ok({
-          applied: outcome.applied,
-          joined: outcome.joined.map(ref),
-          left: outcome.left.map(ref),
-          moved: outcome.moved.map((m) => ({
-            id: m.id,
-            displayName: people.get(m.id)?.display_name ?? '',
-            fromManagerId: m.from,
-            toManagerId: m.to,
-          })),
-          unplaced: await presentUnplaced(db, outcome.unplaced),
-        });
+        return ok(await presentRefreshOutcome(db, outcome));
       },
     );
 
@@ -252,7 +144,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
+          authorize(request.user, 'edit', { tree: await treeAccess(trx, request.user, tree.id) });
           await callTreeMemberAdder(trx, request.user, tree, request.body);
         });
         return ok({ done: true as const });
@@ -272,7 +164,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
+          authorize(request.user, 'edit', { tree: await treeAccess(trx, request.user, tree.id) });
           await callTreeMemberMover(trx, request.user, tree, request.params.userId, request.body.managerId);
         });
         return ok({ done: true as const });
@@ -291,7 +183,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
+          authorize(request.user, 'edit', { tree: await treeAccess(trx, request.user, tree.id) });
           await callTreeMemberRemover(trx, request.user, tree, request.params.userId);
         });
         return ok({ done: true as const });
@@ -310,7 +202,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'manageRoles');
+          authorize(request.user, 'manageRoles', { tree: await treeAccess(trx, request.user, tree.id) });
           await callTreeRoleSetter(trx, request.user, tree, request.params.userId, true);
         });
         return ok({ done: true as const });
@@ -329,7 +221,7 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'manageRoles');
+          authorize(request.user, 'manageRoles', { tree: await treeAccess(trx, request.user, tree.id) });
           await callTreeRoleSetter(trx, request.user, tree, request.params.userId, false);
         });
         return ok({ done: true as const });
@@ -347,24 +239,9 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const tree = await loadTree(db, request.params.treeId);
-        authorizeTree(await treeAccess(db, request.user, tree.id), 'edit');
-        const rows = await db
-          .selectFrom('call_tree_changes')
-          .selectAll()
-          .where('tree_id', '=', tree.id)
-          .orderBy('id', 'desc')
-          .limit(500)
-          .execute();
-        return ok(
-          rows.map((r) => ({
-            id: r.id,
-            action: r.action,
-            actorId: r.actor_id,
-            userId: r.user_id,
-            detail: JSON.parse(r.detail) as Record<string, unknown>,
-            createdAt: r.created_at,
-          })),
-        );
+        authorize(request.user, 'edit', { tree: await treeAccess(db, request.user, tree.id) });
+        const rows = await loadTreeChanges(db, tree.id);
+        return ok(rows.map(presentTreeChange));
       },
     );
 
@@ -379,17 +256,12 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const tree = await loadTree(db, request.params.treeId);
-        authorizeTree(await treeAccess(db, request.user, tree.id), 'export');
-        const members = await loadMembers(db, tree.id);
-        const people = await peopleById(db, members.keys());
-        const rows = wholeTree(members).map(({ id }) => {
-          const manager = members.get(id);
-          return [people.get(id)!.email, manager ? people.get(manager)!.email : ''];
-        });
+        authorize(request.user, 'export', { tree: await treeAccess(db, request.user, tree.id) });
+        const csv = await presentTreeCsv(db, tree);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="call-tree-${tree.id}.csv"`)
-          .send(toCsv(['email', 'manager email'], rows));
+          .send(csv);
       },
     );
 
@@ -406,79 +278,10 @@ export function callTreeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const preview = await transact(ctx, async (trx) => {
           const tree = await loadTree(trx, request.params.treeId);
-          authorizeTree(await treeAccess(trx, request.user, tree.id), 'edit');
-          const people = await trx
-            .selectFrom('users')
-            .select(['id', 'email', 'display_name', 'disabled'])
-            .execute();
-          const result = previewTreeCsv(
-            request.body.csv,
-            people.map((p) => ({
-              id: p.id,
-              email: p.email,
-              displayName: p.display_name,
-              disabled: !!p.disabled,
-            })),
-          );
-          if (request.body.apply && result.errorCount > 0) {
-            const details = result.rows
-              .filter((r) => r.error)
-              .slice(0, 50)
-              .map((r) => ({ field: 'body.csv', reason: `line ${r.line}: ${r.error}` }));
-            throw new AppError(
-              'validation',
-              `${result.errorCount} row(s) have errors; fix them (see the preview) and import again. Nothing was changed.`,
-              details,
-            );
-          }
-          if (request.body.apply) await callTreeImporter(trx, request.user, tree, result.members);
-          return result;
+          authorize(request.user, 'edit', { tree: await treeAccess(trx, request.user, tree.id) });
+          return callTreeCsvImporter(trx, request.user, tree, request.body.csv, request.body.apply);
         });
         return ok({ applied: request.body.apply, rows: preview.rows, errorCount: preview.errorCount });
-      },
-    );
-
-    app.get(
-      '/calltree/directory',
-      {
-        schema: {
-          summary: 'Search the directory for people to add to a tree; admins and event managers',
-          querystring: DirectorySearchQuery,
-          response: { 200: okEnvelope(z.array(DirectoryPerson)) },
-        },
-      },
-      async (request) => {
-        const user = request.user;
-        if (user.role !== 'admin') {
-          const managesAny = await db
-            .selectFrom('call_tree_managers')
-            .select('tree_id')
-            .where('user_id', '=', user.id)
-            .limit(1)
-            .executeTakeFirst();
-          if (!managesAny)
-            throw new AppError('forbidden', 'Only admins and event managers search the directory here.');
-        }
-        const pattern = `%${request.query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        const rows = await db
-          .selectFrom('users')
-          .select(['id', 'display_name', 'email', 'department', 'job_title'])
-          .where('disabled', '=', 0)
-          .where(
-            sql<boolean>`(lower(display_name) like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\')`,
-          )
-          .orderBy('display_name')
-          .limit(request.query.limit)
-          .execute();
-        return ok(
-          rows.map((r) => ({
-            id: r.id,
-            displayName: r.display_name,
-            email: r.email,
-            department: r.department,
-            jobTitle: r.job_title,
-          })),
-        );
       },
     );
   };

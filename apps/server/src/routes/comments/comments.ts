@@ -20,13 +20,8 @@ import type { UserRow } from '../../db/schema.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import {
-  commentAbilities,
-  postAbilities,
-  requireVisibleComment,
-  requireVisiblePost,
-} from '../../policies/post.ts';
-import { authorize } from '../../policies/topic.ts';
+import { limitWrites, perPerson } from '../../http/rateLimits.ts';
+import { authorize, requireVisibleComment, requireVisiblePost } from '../../policies/post.ts';
 import { presentComments } from '../../presenters/post.ts';
 
 async function loadCommentView(db: Kysely<Database>, user: UserRow, commentId: string) {
@@ -39,6 +34,7 @@ async function loadCommentView(db: Kysely<Database>, user: UserRow, commentId: s
 export function commentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', authenticate(ctx));
+    limitWrites(app, perPerson(ctx.config.rateLimits.writesPerMinute, 'writes'));
 
     app.get(
       '/posts/:postId/comments',
@@ -88,10 +84,7 @@ export function commentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const comment = await retryOnUniqueViolation(() =>
           transact(ctx, async (trx) => {
             const { access, post } = await requireVisiblePost(trx, user, request.params.postId);
-            authorize(
-              postAbilities(user, access, post).comment,
-              'This post cannot take comments: it was deleted, or its topic is archived.',
-            );
+            authorize(user, 'comment', { access, post });
             return commentCreator(trx, user, access.topic, post, request.body);
           }),
         );
@@ -116,10 +109,7 @@ export function commentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         await transact(ctx, async (trx) => {
           const { access, post, comment } = await requireVisibleComment(trx, user, request.params.commentId);
-          authorize(
-            commentAbilities(user, access, post, comment).edit,
-            'Only the author can change a comment.',
-          );
+          authorize(user, 'edit', { access, post, comment });
           await commentEditor(trx, user, access.topic, comment, request.body);
         });
         return ok(await loadCommentView(ctx.db.kysely, user, request.params.commentId));
@@ -139,10 +129,7 @@ export function commentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         await transact(ctx, async (trx) => {
           const { access, post, comment } = await requireVisibleComment(trx, user, request.params.commentId);
-          authorize(
-            commentAbilities(user, access, post, comment).delete,
-            'Only the author, the topic’s owners and admins can delete a comment.',
-          );
+          authorize(user, 'delete', { access, post, comment });
           await commentDeleter(trx, user, access.topic, comment);
         });
         return ok(await loadCommentView(ctx.db.kysely, user, request.params.commentId));

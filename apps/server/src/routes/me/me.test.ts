@@ -28,8 +28,26 @@ describeEachDatabase('GET /api/me', (kind) => {
       jobTitle: user.job_title,
       locale: 'th',
       role: 'member',
+      abilities: { manageTerms: false, manageDeliveries: false, managePeople: false, createCallTrees: false },
     });
     expect(res.body).not.toContain('subject');
+  });
+
+  it('answers what an administrator may do, decided by the policies that guard each action', async () => {
+    const admin = await signedIn(server, { role: 'admin' });
+    const res = await me(admin.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      role: 'admin',
+      abilities: { manageTerms: true, manageDeliveries: true, managePeople: true, createCallTrees: true },
+    });
+    // The abilities say what the server allows: the admin may list the terms' versions and the
+    // outbox, a member may not.
+    const member = await signedIn(server);
+    for (const url of ['/api/terms/versions', '/api/admin/notification-deliveries?status=dead']) {
+      expect((await server.request({ method: 'GET', url, headers: admin.headers })).statusCode).toBe(200);
+      expect((await server.request({ method: 'GET', url, headers: member.headers })).statusCode).toBe(403);
+    }
   });
 
   it('refuses a tampered token', async () => {

@@ -23,8 +23,9 @@ import type { UserRow } from '../../db/schema.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { postAbilities, requireVisiblePost } from '../../policies/post.ts';
-import { authorize, requireVisibleTopic, topicAbilities } from '../../policies/topic.ts';
+import { limitWrites, perPerson } from '../../http/rateLimits.ts';
+import { authorize, requireVisiblePost } from '../../policies/post.ts';
+import { authorize as authorizeTopic, requireVisibleTopic } from '../../policies/topic.ts';
 import { presentPosts } from '../../presenters/post.ts';
 
 /** One post as the person sees it (they may see it: checked before). */
@@ -34,12 +35,11 @@ async function loadPostView(db: Kysely<Database>, user: UserRow, postId: string)
   return view!;
 }
 
-const ARCHIVED = 'This topic is archived: it is read-only until an owner unarchives it.';
-
 /** Posts: the topic page, write, read, edit, delete, pin, bell. */
 export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', authenticate(ctx));
+    limitWrites(app, perPerson(ctx.config.rateLimits.writesPerMinute, 'writes'));
 
     app.get(
       '/topics/:topicId/posts',
@@ -98,7 +98,7 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const post = await retryOnUniqueViolation(() =>
           transact(ctx, async (trx) => {
             const access = await requireVisibleTopic(trx, user, request.params.topicId);
-            authorize(topicAbilities(user, access).post, ARCHIVED);
+            authorizeTopic(user, 'post', access);
             return postCreator(trx, user, access.topic, request.body, ctx.config.uploads.maxFiles);
           }),
         );
@@ -131,10 +131,7 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         await transact(ctx, async (trx) => {
           const { access, post } = await requireVisiblePost(trx, user, request.params.postId);
-          authorize(
-            postAbilities(user, access, post).edit,
-            'Only the author can change a post (not once deleted or archived).',
-          );
+          authorize(user, 'edit', { access, post });
           await postEditor(trx, user, access.topic, post, request.body);
         });
         return ok(await loadPostView(ctx.db.kysely, user, request.params.postId));
@@ -154,10 +151,7 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         const files = await transact(ctx, async (trx) => {
           const { access, post } = await requireVisiblePost(trx, user, request.params.postId);
-          authorize(
-            postAbilities(user, access, post).delete,
-            'Only the author, the topic’s owners and admins can delete a post.',
-          );
+          authorize(user, 'delete', { access, post });
           return postDeleter(trx, user, access.topic, post);
         });
         await Promise.all(
@@ -185,7 +179,7 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         await transact(ctx, async (trx) => {
           const { access, post } = await requireVisiblePost(trx, user, request.params.postId);
-          authorize(postAbilities(user, access, post).pin, 'Only the topic’s owners can pin posts.');
+          authorize(user, 'pin', { access, post });
           await postPinner(trx, user, access.topic, post, request.body.pinned);
         });
         return ok(await loadPostView(ctx.db.kysely, user, request.params.postId));

@@ -18,16 +18,9 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
-import {
-  commentAbilities,
-  postAbilities,
-  requireVisibleComment,
-  requireVisiblePost,
-} from '../../policies/post.ts';
-import { authorize } from '../../policies/topic.ts';
+import { limitWrites, perPerson } from '../../http/rateLimits.ts';
+import { authorize, requireVisibleComment, requireVisiblePost } from '../../policies/post.ts';
 import { loadPeople, personFrom } from '../../presenters/person.ts';
-
-const CLOSED = 'This cannot take reactions: it was deleted, or its topic is archived.';
 
 /** Loads what the person reacts to, and checks that they may. */
 async function loadTarget(
@@ -37,11 +30,11 @@ async function loadTarget(
 ): Promise<ReactionTarget> {
   if ('postId' in where) {
     const { access, post } = await requireVisiblePost(trx, user, where.postId);
-    authorize(postAbilities(user, access, post).react, CLOSED);
+    authorize(user, 'react', { access, post });
     return { topic: access.topic, post, comment: null };
   }
   const { access, post, comment } = await requireVisibleComment(trx, user, where.commentId);
-  authorize(commentAbilities(user, access, post, comment).react, CLOSED);
+  authorize(user, 'react', { access, post, comment });
   return { topic: access.topic, post, comment };
 }
 
@@ -49,6 +42,7 @@ async function loadTarget(
 export function reactionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', authenticate(ctx));
+    limitWrites(app, perPerson(ctx.config.rateLimits.writesPerMinute, 'writes'));
 
     const add = async (
       user: UserRow,

@@ -16,10 +16,8 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
-import { authorize, requireVisibleTopic, topicAbilities } from '../../policies/topic.ts';
+import { authorize, requireVisibleTopic } from '../../policies/topic.ts';
 import { presentPerson } from '../../presenters/person.ts';
-
-const MANAGE = 'Only the topic’s owners and admins can manage its members (and not while it is archived).';
 
 /** Members of a topic: list, add, change role, remove, leave. */
 export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -92,7 +90,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { topicId } = request.params;
         const added = await transact(ctx, async (trx) => {
           const access = await requireVisibleTopic(trx, user, topicId);
-          authorize(topicAbilities(user, access).manageMembers, MANAGE);
+          authorize(user, 'manageMembers', access);
           return memberAdder(trx, user, access.topic, request.body.userIds, request.body.role);
         });
         const rows =
@@ -126,7 +124,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { topicId, userId } = request.params;
         await transact(ctx, async (trx) => {
           const access = await requireVisibleTopic(trx, user, topicId);
-          authorize(topicAbilities(user, access).manageMembers, MANAGE);
+          authorize(user, 'manageMembers', access);
           await memberRoleChanger(trx, user, access.topic, userId, request.body.role);
         });
         return ok({ userId, role: request.body.role });
@@ -147,8 +145,7 @@ export function memberRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { topicId, userId } = request.params;
         await transact(ctx, async (trx) => {
           const access = await requireVisibleTopic(trx, user, topicId);
-          const abilities = topicAbilities(user, access);
-          authorize(userId === user.id ? abilities.leave : abilities.manageMembers, MANAGE);
+          authorize(user, userId === user.id ? 'leave' : 'manageMembers', access);
           await memberRemover(trx, user, access.topic, userId);
         });
         return ok({ removed: userId });

@@ -25,7 +25,7 @@ import type { Database } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
-import { authorize, requireVisibleTopic, topicAbilities, visibleTo } from '../../policies/topic.ts';
+import { authorize, requireVisibleTopic, visibleTo } from '../../policies/topic.ts';
 import { presentTopic, selectTopics } from '../../presenters/topic.ts';
 
 /** A topic as the person sees it (they may see it: checked before). */
@@ -131,12 +131,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { user } = request;
         await transact(ctx, async (trx) => {
           const access = await requireVisibleTopic(trx, user, request.params.topicId);
-          authorize(
-            topicAbilities(user, access).edit,
-            access.topic.archived_at
-              ? 'This topic is archived: unarchive it first.'
-              : 'Only the topic’s owners and admins can change it.',
-          );
+          authorize(user, 'edit', access);
           await topicUpdater(trx, user, access.topic, request.body);
         });
         return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
@@ -160,10 +155,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const { user } = request;
           await transact(ctx, async (trx) => {
             const access = await requireVisibleTopic(trx, user, request.params.topicId);
-            authorize(
-              topicAbilities(user, access).archive,
-              'Only the topic’s owners and admins can archive it.',
-            );
+            authorize(user, 'archive', access);
             await topicArchiver(trx, user, access.topic, archived);
           });
           return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));

@@ -1,5 +1,4 @@
 import { okEnvelope, UnsubscribeRequest, UnsubscribeResult } from '@btalk/contracts';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +8,7 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { invalid } from '../../http/errors.ts';
+import { perAddress } from '../../http/rateLimits.ts';
 import { verifyUnsubscribeToken } from '../../notifications/unsubscribe.ts';
 
 /** The path of the e-mails' List-Unsubscribe header; app.ts exempts exactly it from the x-api-key check. */
@@ -48,10 +48,9 @@ function oneClickBody(
  * one-click (a form POST without x-api-key). A GET does nothing: link scanners open links.
  */
 export function unsubscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const limited = { rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  const limited = { rateLimit: perAddress(ctx.config.authRateLimitPerMinute) };
   return async (app) => {
-    // Per instance: the token's 256-bit MAC cannot be guessed, the limit only caps the work per client.
-    await app.register(rateLimit, { global: false });
+    // The token's 256-bit MAC cannot be guessed: the limit only caps the work per client.
     for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
       app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, oneClickBody);
     }

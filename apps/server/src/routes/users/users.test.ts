@@ -1,3 +1,4 @@
+import { ErrorCode } from '@btalk/contracts';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
@@ -44,5 +45,53 @@ describeEachDatabase('GET /api/users', (kind) => {
     expect(all.map((u) => u.id)).toEqual(expect.arrayContaining([me.user.id, somchai.user.id, ann.user.id]));
     expect(new Set(all.map((u) => u.id)).size).toBe(all.length);
     expect(all.map((u) => u.displayName)).not.toContain('Gone Away');
+  });
+
+  it('is the one people search: everyone signed in who accepted the terms; nobody else; bad input named', async () => {
+    const member = await signedIn(server, { display_name: 'Plain Member' });
+    const admin = await signedIn(server, { role: 'admin', display_name: 'Some Admin' });
+    const target = await signedIn(server, {
+      display_name: 'Findable Person',
+      email: 'findable.person@btalk.test',
+      department: 'Logistics',
+      phone: '+66-2-555-0100',
+    });
+    // Unauthenticated, and a disabled person's still-valid token: 401.
+    const anonymous = await as(server, null).get('/api/users?search=findable');
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe(ErrorCode.unauthenticated);
+    const disabled = await signedIn(server, { disabled: 1 });
+    expect((await as(server, disabled).get('/api/users?search=findable')).statusCode).toBe(401);
+    // Someone who has not accepted the terms of use finds nobody.
+    const newcomer = await signedIn(server, {}, { acceptedTerms: false });
+    const refused = await as(server, newcomer).get('/api/users?search=findable');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe(ErrorCode.termsNotAccepted);
+    // Members (topic pickers) and admins (call trees) get the same people, the same fields, no phone.
+    for (const caller of [member, admin]) {
+      const found = dataOf<Page>(await as(server, caller).get('/api/users?search=findable.person'));
+      expect(found.items).toEqual([
+        {
+          id: target.user.id,
+          email: 'findable.person@btalk.test',
+          displayName: 'Findable Person',
+          department: 'Logistics',
+          jobTitle: target.user.job_title,
+          locale: target.user.locale,
+          role: 'member',
+        },
+      ]);
+    }
+    // Bad input: 400 naming the field.
+    for (const [query, field] of [
+      [`search=${'x'.repeat(101)}`, 'query.search'],
+      ['limit=0', 'query.limit'],
+      ['cursor=zzz', 'query.cursor'],
+      [`cursor=${Buffer.from(JSON.stringify(['name'])).toString('base64url')}`, 'query.cursor'],
+    ]) {
+      const res = await as(server, member).get(`/api/users?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().details[0], query).toEqual({ field, reason: expect.any(String) });
+    }
   });
 });

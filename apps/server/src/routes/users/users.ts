@@ -1,13 +1,17 @@
 import { okEnvelope, UserPage, UserSearchQuery } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { authenticate } from '../../auth/authenticate.ts';
 import type { AppContext } from '../../context.ts';
-import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
+import { type CursorValues, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
+import { searchPeople } from '../../people/search.ts';
+import { findablePeople } from '../../policies/people.ts';
 import { presentUser } from '../../presenters/user.ts';
 
-/** `GET /api/users`: the people picker over everyone the directory has synced (active people only). */
+/**
+ * `GET /api/users`: the one people search (the people picker of topics, mentions and call trees) over
+ * everyone the directory has synced; who finds whom is `policies/people.ts`.
+ */
 export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -21,30 +25,8 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { search, cursor, limit } = request.query;
-        const after = decodeCursor<[string, string]>(cursor, ['string', 'string']);
-        let query = ctx.db.kysely.selectFrom('users').selectAll().where('disabled', '=', 0);
-        if (search) {
-          const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-          const matches = (['display_name', 'email', 'department'] as const).map(
-            (column) => sql<boolean>`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`,
-          );
-          query = query.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
-        }
-        if (after) {
-          const [name, id] = after;
-          query = query.where((eb) =>
-            eb.or([
-              eb('display_name', '>', name),
-              eb.and([eb('display_name', '=', name), eb('id', '>', id)]),
-            ]),
-          );
-        }
-        const rows = await query
-          .orderBy('display_name')
-          .orderBy('id')
-          .limit(limit + 1)
-          .execute();
+        const rows = await searchPeople(ctx.db.kysely, request.query, findablePeople());
+        const { limit } = request.query;
         return ok(
           await pageOf(
             rows,

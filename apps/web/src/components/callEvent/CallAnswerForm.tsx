@@ -1,4 +1,5 @@
 import type { CallEventOption } from '@btalk/contracts';
+import { MAX_CALL_ANSWER_LOCATION_LENGTH, MAX_CALL_ANSWER_NOTE_LENGTH } from '@btalk/contracts/constants';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
@@ -70,7 +71,7 @@ export function CallAnswerForm({ options, currentOptionId, busy, onAnswer }: Cal
             label={t('answer.note')}
             value={note}
             onChange={(e) => setNote(e.target.value)}
-            slotProps={{ htmlInput: { maxLength: 1000 } }}
+            slotProps={{ htmlInput: { maxLength: MAX_CALL_ANSWER_NOTE_LENGTH } }}
             fullWidth
           />
           <TextField
@@ -78,7 +79,7 @@ export function CallAnswerForm({ options, currentOptionId, busy, onAnswer }: Cal
             label={t('answer.location')}
             value={location}
             onChange={(e) => setLocation(e.target.value)}
-            slotProps={{ htmlInput: { maxLength: 200 } }}
+            slotProps={{ htmlInput: { maxLength: MAX_CALL_ANSWER_LOCATION_LENGTH } }}
             fullWidth
           />
         </Stack>

@@ -5,6 +5,7 @@ import Login from '@mui/icons-material/Login';
 import Logout from '@mui/icons-material/Logout';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import OutboxOutlined from '@mui/icons-material/OutboxOutlined';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -25,8 +26,8 @@ export { ME_QUERY_KEY };
 
 /**
  * The person's menu: who is signed in (`GET /api/me`, photo from Graph), notification settings, the
- * terms of use, for administrators the terms administration, and Sign out. Without a session (the
- * Teams tab before it signs in), Sign in.
+ * terms of use, the administration screens the person may use (the server's `abilities` in
+ * `/api/me`), and Sign out. Without a session (the Teams tab before it signs in), Sign in.
  */
 export function UserMenu() {
   const { t } = useTranslation();
@@ -86,7 +87,7 @@ export function UserMenu() {
             </ListItemIcon>
             {t('userMenu.terms')}
           </MenuItem>,
-          person?.role === 'admin' && (
+          person?.abilities.manageTerms && (
             <MenuItem key="terms-admin" onClick={go('/admin/terms')}>
               <ListItemIcon>
                 <AdminPanelSettings fontSize="small" />
@@ -94,12 +95,20 @@ export function UserMenu() {
               {t('userMenu.termsAdmin')}
             </MenuItem>
           ),
-          person?.role === 'admin' && (
+          person?.abilities.manageDeliveries && (
             <MenuItem key="deliveries-admin" onClick={go('/admin/notifications')}>
               <ListItemIcon>
                 <OutboxOutlined fontSize="small" />
               </ListItemIcon>
               {t('userMenu.deliveriesAdmin')}
+            </MenuItem>
+          ),
+          person?.abilities.managePeople && (
+            <MenuItem key="people-admin" onClick={go('/admin/people')}>
+              <ListItemIcon>
+                <PeopleOutlined fontSize="small" />
+              </ListItemIcon>
+              {t('userMenu.peopleAdmin')}
             </MenuItem>
           ),
           <MenuItem

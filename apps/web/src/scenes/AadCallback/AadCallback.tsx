@@ -29,15 +29,15 @@ export default function AadCallback() {
   const navigate = useNavigate();
   const { search } = useLocation();
   const [callback] = useState(() => readCallback(search));
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<'otherBrowser' | 'failed' | null>(null);
 
   useEffect(() => {
     if (callback.kind !== 'code') return;
     let current = true;
-    void completeSignIn(services, queryClient, callback.request).then((answer) => {
+    void completeSignIn(services, queryClient, callback.request).then((completed) => {
       if (!current) return;
-      if (!answer) {
-        setFailed(true);
+      if ('failure' in completed) {
+        setFailure(completed.failure);
         return;
       }
       const opener = services.config.directory.signInMode === 'popup' ? openerWaitingForSignIn() : null;
@@ -59,9 +59,11 @@ export default function AadCallback() {
       ? t('directoryRefused', { reason: callback.description ?? callback.error })
       : callback.kind === 'missing'
         ? t('noCode')
-        : failed
-          ? t('exchangeFailed')
-          : null;
+        : failure === 'otherBrowser'
+          ? t('otherBrowser')
+          : failure
+            ? t('exchangeFailed')
+            : null;
 
   return (
     <ScenePage title={t('callbackTitle')}>

@@ -71,7 +71,7 @@ export default function CallTree() {
     );
   }
   const starters = (trees.data ?? []).filter((tree) => tree.abilities.startEvent);
-  const admin = me.data?.role === 'admin';
+  const admin = me.data?.abilities.createCallTrees === true;
   const runningEvents = running.data?.items ?? [];
   const pastEvents = past.data?.pages.flatMap((p) => p.items) ?? [];
   const failed = trees.isError || running.isError || past.isError;

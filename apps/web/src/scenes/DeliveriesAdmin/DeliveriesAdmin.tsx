@@ -23,7 +23,7 @@ export default function DeliveriesAdmin() {
   const { api } = useServices();
   const [status, setStatus] = useState<Status>('dead');
   const me = useQuery({ queryKey: ME_QUERY_KEY, queryFn: () => api.me.get() });
-  const isAdmin = me.data?.role === 'admin';
+  const isAdmin = me.data?.abilities.manageDeliveries === true;
   const list = useQuery({
     queryKey: notificationKeys.deliveries(status),
     queryFn: () => api.notifications.deliveries(status),

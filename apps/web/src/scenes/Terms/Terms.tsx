@@ -1,4 +1,5 @@
 import type { CurrentTerms } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,9 +17,6 @@ import { useServices } from '../../services.tsx';
 import { useSignOut } from '../../signin/useSignOut.ts';
 import { dialogs } from '../../stores/dialogs.ts';
 import { formatDate } from './formatDate.ts';
-
-// Envelope code of an acceptance of a version that is no longer the current one.
-const TERMS_OUTDATED = 4405;
 
 /**
  * `/terms`: the current terms of use in the person's language, their version and date, and "Accept"
@@ -49,7 +47,7 @@ export default function Terms() {
       await navigate(session.getState().last_page, { replace: true });
     },
     onError: async (error) => {
-      if (isErrorEnvelope(error) && error.code === TERMS_OUTDATED) {
+      if (isErrorEnvelope(error) && error.code === ErrorCode.termsOutdated) {
         dialogs.showSnack(t('outdated'));
         await terms.refetch();
         return;

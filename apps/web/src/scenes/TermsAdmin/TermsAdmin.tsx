@@ -20,7 +20,7 @@ export default function TermsAdmin() {
   const { t } = useTranslation('termsAdmin');
   const { api } = useServices();
   const me = useQuery({ queryKey: ME_QUERY_KEY, queryFn: () => api.me.get() });
-  const isAdmin = me.data?.role === 'admin';
+  const isAdmin = me.data?.abilities.manageTerms === true;
   const versions = useQuery({
     queryKey: TERMS_VERSIONS_KEY,
     queryFn: () => api.terms.versions(),

@@ -1,4 +1,5 @@
 import type { Post } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -63,7 +64,7 @@ function TopicBody({ topicId }: { topicId: string }) {
 
   if (topic.isPending) return <StateMessage text={t('loading')} />;
   if (topic.isError) {
-    const missing = isErrorEnvelope(topic.error) && topic.error.code === 4040;
+    const missing = isErrorEnvelope(topic.error) && topic.error.code === ErrorCode.notFound;
     return (
       <ScenePage title={t('title')}>
         <StateMessage

@@ -1,4 +1,5 @@
 import type { TopicVisibility, User } from '@btalk/contracts';
+import { MAX_TOPIC_DESCRIPTION_LENGTH, MAX_TOPIC_TITLE_LENGTH } from '@btalk/contracts/constants';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -76,7 +77,7 @@ export default function TopicNew() {
           autoFocus
           error={touched && titleMissing}
           helperText={touched && titleMissing ? t('fields.titleMissing') : ' '}
-          slotProps={{ htmlInput: { maxLength: 200 } }}
+          slotProps={{ htmlInput: { maxLength: MAX_TOPIC_TITLE_LENGTH } }}
         />
         <TextField
           label={t('fields.description')}
@@ -85,7 +86,7 @@ export default function TopicNew() {
           multiline
           minRows={3}
           helperText={t('fields.descriptionHelp')}
-          slotProps={{ htmlInput: { maxLength: 4000 } }}
+          slotProps={{ htmlInput: { maxLength: MAX_TOPIC_DESCRIPTION_LENGTH } }}
         />
         <FormControl>
           <FormLabel id="topic-visibility">{t('fields.visibility')}</FormLabel>

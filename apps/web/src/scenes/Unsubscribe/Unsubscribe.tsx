@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@btalk/contracts';
+import { ErrorCode } from '@btalk/contracts/constants';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,14 +11,10 @@ import { isErrorEnvelope } from '../../api/errors.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
 import { useServices } from '../../services.tsx';
 
-// Written out like the API client's codes: importing the catalogue would bring zod into this chunk.
-const VALIDATION: (typeof ErrorCode)['validation'] = 4000;
-const RATE_LIMITED: (typeof ErrorCode)['rateLimited'] = 4290;
-
 /** The sentence that tells what went wrong, by the kind of failure. */
 function failureKey(error: unknown): 'invalidLink' | 'tooMany' | 'failed' {
-  if (isErrorEnvelope(error) && error.code === VALIDATION) return 'invalidLink';
-  if (isErrorEnvelope(error) && error.code === RATE_LIMITED) return 'tooMany';
+  if (isErrorEnvelope(error) && error.code === ErrorCode.validation) return 'invalidLink';
+  if (isErrorEnvelope(error) && error.code === ErrorCode.rateLimited) return 'tooMany';
   return 'failed';
 }
 

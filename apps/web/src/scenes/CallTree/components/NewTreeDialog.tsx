@@ -1,4 +1,5 @@
-import type { CreateCallTreeResponse, DirectoryPerson } from '@btalk/contracts';
+import type { CreateCallTreeResponse, User } from '@btalk/contracts';
+import { MAX_CALL_TREE_NAME_LENGTH } from '@btalk/contracts/constants';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -25,7 +26,7 @@ export function NewTreeDialog({ onClose, onCreated }: { onClose(): void; onCreat
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [source, setSource] = useState<'directory' | 'empty'>('directory');
-  const [root, setRoot] = useState<DirectoryPerson | null>(null);
+  const [root, setRoot] = useState<User | null>(null);
   const [made, setMade] = useState<CreateCallTreeResponse | null>(null);
   const create = useMutation({
     mutationFn: () =>
@@ -79,7 +80,7 @@ export function NewTreeDialog({ onClose, onCreated }: { onClose(): void; onCreat
               onChange={(e) => setName(e.target.value)}
               required
               size="small"
-              slotProps={{ htmlInput: { maxLength: 120 } }}
+              slotProps={{ htmlInput: { maxLength: MAX_CALL_TREE_NAME_LENGTH } }}
             />
             <RadioGroup value={source} onChange={(e) => setSource(e.target.value as 'directory' | 'empty')}>
               <FormControlLabel value="directory" control={<Radio />} label={t('tree.fromDirectory')} />

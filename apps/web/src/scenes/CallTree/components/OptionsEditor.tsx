@@ -1,4 +1,9 @@
 import type { CallEventOption } from '@btalk/contracts';
+import {
+  MAX_CALL_EVENT_OPTIONS,
+  MAX_CALL_OPTION_LABEL_LENGTH,
+  MIN_CALL_EVENT_OPTIONS,
+} from '@btalk/contracts/constants';
 import Add from '@mui/icons-material/Add';
 import Delete from '@mui/icons-material/Delete';
 import Button from '@mui/material/Button';
@@ -9,9 +14,6 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
-
-/** The most answer options an event may have (the server's limit). */
-export const MAX_OPTIONS = 6;
 
 /** Edits an event's answer options: their text and whether each means "need help". */
 export function OptionsEditor({
@@ -41,7 +43,7 @@ export function OptionsEditor({
             label={t('start.optionLabel', { n: index + 1 })}
             value={option.label}
             onChange={(e) => update(index, { label: e.target.value })}
-            slotProps={{ htmlInput: { maxLength: 60 } }}
+            slotProps={{ htmlInput: { maxLength: MAX_CALL_OPTION_LABEL_LENGTH } }}
             sx={{ flex: '1 1 160px' }}
             required
           />
@@ -58,7 +60,7 @@ export function OptionsEditor({
             />
             <IconButton
               aria-label={t('start.removeOption', { n: index + 1 })}
-              disabled={options.length <= 2}
+              disabled={options.length <= MIN_CALL_EVENT_OPTIONS}
               onClick={() => onChange(options.filter((_, i) => i !== index))}
             >
               <Delete />
@@ -66,7 +68,7 @@ export function OptionsEditor({
           </Stack>
         </Stack>
       ))}
-      {options.length < MAX_OPTIONS && (
+      {options.length < MAX_CALL_EVENT_OPTIONS && (
         <Button startIcon={<Add />} onClick={add} sx={{ alignSelf: 'flex-start' }}>
           {t('start.addOption')}
         </Button>

@@ -1,40 +1,28 @@
-import type { DirectoryPerson } from '@btalk/contracts';
+import type { User } from '@btalk/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { callTreeKeys } from '../../../api/queryKeys.ts';
-import { useServices } from '../../../services.tsx';
+import { usePeopleSearch } from '../../../components/PeoplePicker.tsx';
 
-/** Picks a person by searching the directory (name or e-mail). */
+/** Picks a person by searching the directory (name, e-mail or department): the one people search. */
 export function PersonSearch({
   label,
   value,
   onChange,
 }: {
   label: string;
-  value: DirectoryPerson | null;
-  onChange(person: DirectoryPerson | null): void;
+  value: User | null;
+  onChange(person: User | null): void;
 }) {
   const { t } = useTranslation('calltree');
-  const { api } = useServices();
   const [input, setInput] = useState('');
-  const [q, setQ] = useState('');
-  // Waits for a pause in typing, so that each key does not cost a request.
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(input.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [input]);
-  const found = useQuery({
-    queryKey: [...callTreeKeys.all, 'directory', q],
-    queryFn: () => api.calltree.searchDirectory(q),
-    enabled: q.length > 0,
-    staleTime: 60_000,
-  });
+  const q = input.trim();
+  // Waits for a pause in typing (inside the search), so that each key does not cost a request.
+  const found = usePeopleSearch(input, q.length > 0);
   return (
     <Autocomplete
-      options={found.data ?? []}
+      options={q ? (found.data?.items ?? []) : []}
       value={value}
       onChange={(_e, person) => onChange(person)}
       inputValue={input}

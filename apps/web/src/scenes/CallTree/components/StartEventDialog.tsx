@@ -1,4 +1,11 @@
 import type { CallEventKind, CallEventOption, CallTreeSummary } from '@btalk/contracts';
+import {
+  DEFAULT_ESCALATION_DELAY_MINUTES,
+  MAX_CALL_EVENT_MESSAGE_LENGTH,
+  MAX_CALL_EVENT_TITLE_LENGTH,
+  MAX_ESCALATION_DELAY_MINUTES,
+  MIN_ESCALATION_DELAY_MINUTES,
+} from '@btalk/contracts/constants';
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -22,9 +29,6 @@ import { useServices } from '../../../services.tsx';
 import { branchSizes } from './branchSizes.ts';
 import { OptionsEditor } from './OptionsEditor.tsx';
 
-/** The escalation delay an event has unless its starter says otherwise (as the server's default). */
-export const DEFAULT_DELAY_MINUTES = 15;
-
 /** Start an event: tree or a branch of it, title, message, drill or real, answer options, escalation delay. */
 export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[]; onClose(): void }) {
   const { t } = useTranslation('calltree');
@@ -37,7 +41,7 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
   const [title, setTitle] = useState('');
   const [message, setMessage] = useState('');
   const [kind, setKind] = useState<CallEventKind>('drill');
-  const [delay, setDelay] = useState(String(DEFAULT_DELAY_MINUTES));
+  const [delay, setDelay] = useState(String(DEFAULT_ESCALATION_DELAY_MINUTES));
   // The default labels are the server's own ("Safe", "Need help"); screens show them in the reader's language.
   const [options, setOptions] = useState<CallEventOption[]>([
     { id: 'safe', label: 'Safe', needsHelp: false },
@@ -74,7 +78,10 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
       navigate(`/calltree/event/${event.id}`);
     },
   });
-  const delayOk = /^\d+$/.test(delay) && Number(delay) >= 1 && Number(delay) <= 1440;
+  const delayOk =
+    /^\d+$/.test(delay) &&
+    Number(delay) >= MIN_ESCALATION_DELAY_MINUTES &&
+    Number(delay) <= MAX_ESCALATION_DELAY_MINUTES;
   const optionsOk =
     options.every((o) => o.label.trim()) &&
     options.some((o) => o.needsHelp) &&
@@ -134,7 +141,7 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
               onChange={(e) => setTitle(e.target.value)}
               required
               size="small"
-              slotProps={{ htmlInput: { maxLength: 160 } }}
+              slotProps={{ htmlInput: { maxLength: MAX_CALL_EVENT_TITLE_LENGTH } }}
               error={start.isIdle ? false : !title.trim()}
             />
             <TextField
@@ -144,7 +151,7 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
               required
               multiline
               minRows={3}
-              slotProps={{ htmlInput: { maxLength: 4000 } }}
+              slotProps={{ htmlInput: { maxLength: MAX_CALL_EVENT_MESSAGE_LENGTH } }}
             />
             <div>
               <FormLabel id="start-kind">{t('start.kind')}</FormLabel>
@@ -167,7 +174,13 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
               type="number"
               error={!delayOk}
               helperText={delayOk ? t('start.delayHelp') : t('start.delayInvalid')}
-              slotProps={{ htmlInput: { min: 1, max: 1440, inputMode: 'numeric' } }}
+              slotProps={{
+                htmlInput: {
+                  min: MIN_ESCALATION_DELAY_MINUTES,
+                  max: MAX_ESCALATION_DELAY_MINUTES,
+                  inputMode: 'numeric',
+                },
+              }}
             />
           </Stack>
         </DialogContent>

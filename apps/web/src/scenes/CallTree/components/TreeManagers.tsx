@@ -1,4 +1,4 @@
-import type { CallTreeDetail, DirectoryPerson } from '@btalk/contracts';
+import type { CallTreeDetail, User } from '@btalk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -18,7 +18,7 @@ export function TreeManagers({ tree }: { tree: CallTreeDetail }) {
   const { t } = useTranslation('calltree');
   const { api } = useServices();
   const queryClient = useQueryClient();
-  const [adding, setAdding] = useState<DirectoryPerson | null>(null);
+  const [adding, setAdding] = useState<User | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: callTreeKeys.tree(tree.id) });
   const grant = useMutation({
     mutationFn: (userId: string) => api.calltree.grantEventManager(tree.id, userId),

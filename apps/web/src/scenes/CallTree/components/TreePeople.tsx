@@ -1,4 +1,4 @@
-import type { CallTreeDetail, CallTreeNode, DirectoryPerson } from '@btalk/contracts';
+import type { CallTreeDetail, CallTreeNode, User } from '@btalk/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -42,7 +42,7 @@ export function TreePeople({ tree }: { tree: CallTreeDetail }) {
   const sizes = useMemo(() => branchSizes(tree.members), [tree.members]);
   const [moving, setMoving] = useState<CallTreeNode | null>(null);
   const [moveTo, setMoveTo] = useState<string | null>(null);
-  const [adding, setAdding] = useState<DirectoryPerson | null>(null);
+  const [adding, setAdding] = useState<User | null>(null);
   const [addUnder, setAddUnder] = useState<string | null>(null);
   const changed = () => queryClient.invalidateQueries({ queryKey: callTreeKeys.all });
   const move = useMutation({
@@ -57,8 +57,7 @@ export function TreePeople({ tree }: { tree: CallTreeDetail }) {
     onSuccess: changed,
   });
   const add = useMutation({
-    mutationFn: (p: DirectoryPerson) =>
-      api.calltree.addMember(tree.id, { userId: p.id, managerId: addUnder }),
+    mutationFn: (p: User) => api.calltree.addMember(tree.id, { userId: p.id, managerId: addUnder }),
     onSuccess: () => {
       setAdding(null);
       void changed();

@@ -1,4 +1,5 @@
 import type { CallEventOption, CallPerson, ReachedVia } from '@btalk/contracts';
+import { MAX_CALL_ANSWER_NOTE_LENGTH } from '@btalk/contracts/constants';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -74,7 +75,7 @@ export function OnBehalfDialog({
           onChange={(e) => setNote(e.target.value)}
           fullWidth
           size="small"
-          slotProps={{ htmlInput: { maxLength: 1000 } }}
+          slotProps={{ htmlInput: { maxLength: MAX_CALL_ANSWER_NOTE_LENGTH } }}
         />
       </DialogContent>
       <DialogActions>

@@ -9,7 +9,6 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { notificationKeys } from '../../../api/queryKeys.ts';
 import { useServices } from '../../../services.tsx';
 import { dialogs } from '../../../stores/dialogs.ts';
 

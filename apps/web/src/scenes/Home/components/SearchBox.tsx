@@ -1,3 +1,4 @@
+import { MAX_SEARCH_LENGTH } from '@btalk/contracts/constants';
 import Search from '@mui/icons-material/Search';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
@@ -22,7 +23,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
             </InputAdornment>
           ),
         },
-        htmlInput: { maxLength: 200 },
+        htmlInput: { maxLength: MAX_SEARCH_LENGTH },
       }}
     />
   );

@@ -1,4 +1,5 @@
 import type { TermsLocale, TermsText, TermsTextInput } from '@btalk/contracts';
+import { MAX_TERMS_BODY_LENGTH, MAX_TERMS_TITLE_LENGTH } from '@btalk/contracts/constants';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
@@ -14,8 +15,6 @@ import { TermsEditor } from './TermsEditor.tsx';
 export type Draft = Record<TermsLocale, TermsTextInput>;
 
 // The limits of the publish contract (TermsTextInput), checked here so the button says what is missing.
-const MAX_TITLE = 200;
-const MAX_BODY = 50_000;
 
 function draftFrom(texts: TermsText[]): Draft {
   const of = (locale: TermsLocale) => {
@@ -29,9 +28,9 @@ function complete(draft: Draft): boolean {
   return Object.values(draft).every(
     (x) =>
       x.title.trim().length > 0 &&
-      x.title.trim().length <= MAX_TITLE &&
+      x.title.trim().length <= MAX_TERMS_TITLE_LENGTH &&
       x.body.trim().length > 0 &&
-      x.body.trim().length <= MAX_BODY,
+      x.body.trim().length <= MAX_TERMS_BODY_LENGTH,
   );
 }
 
@@ -65,7 +64,12 @@ export function PublishForm({ nextVersion, startFrom }: { nextVersion: number; s
 
   return (
     <Box>
-      <TermsEditor draft={draft} onChange={setDraft} maxTitle={MAX_TITLE} maxBody={MAX_BODY} />
+      <TermsEditor
+        draft={draft}
+        onChange={setDraft}
+        maxTitle={MAX_TERMS_TITLE_LENGTH}
+        maxBody={MAX_TERMS_BODY_LENGTH}
+      />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 3, flexWrap: 'wrap' }}>
         <Button
           variant="contained"

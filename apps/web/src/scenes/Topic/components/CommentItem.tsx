@@ -1,4 +1,5 @@
 import type { Comment } from '@btalk/contracts';
+import { MAX_COMMENT_LENGTH } from '@btalk/contracts/constants';
 import MoreVert from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
@@ -11,7 +12,6 @@ import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
-import { MAX_COMMENT_LENGTH } from '../limits.ts';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { Reactions } from './Reactions.tsx';
 import { useCommentActions } from './usePostActions.ts';

@@ -1,4 +1,5 @@
 import type { Post } from '@btalk/contracts';
+import { MAX_COMMENT_LENGTH } from '@btalk/contracts/constants';
 import Send from '@mui/icons-material/Send';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,7 +12,6 @@ import { type CommentPages, upsertComment } from '../../../api/postCache.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { useServices } from '../../../services.tsx';
-import { MAX_COMMENT_LENGTH } from '../limits.ts';
 import { CommentItem } from './CommentItem.tsx';
 import { useCommentJump } from './useCommentJump.ts';
 import { retryLostAnswer } from './usePostActions.ts';

@@ -1,4 +1,5 @@
 import type { Post, User } from '@btalk/contracts';
+import { MAX_POST_LENGTH } from '@btalk/contracts/constants';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,7 +14,6 @@ import { upsertPost } from '../../../api/postCache.ts';
 import { usePeopleSearch } from '../../../components/PeoplePicker.tsx';
 import { useRealtime } from '../../../realtime/context.ts';
 import { useServices } from '../../../services.tsx';
-import { MAX_POST_LENGTH } from '../limits.ts';
 import { MentionMenu, mentionAt, mentionToken } from './MentionMenu.tsx';
 import { useAttachmentUploads } from './useAttachmentUploads.ts';
 import { retryLostAnswer } from './usePostActions.ts';

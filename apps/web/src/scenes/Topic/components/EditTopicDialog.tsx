@@ -1,4 +1,5 @@
 import type { Topic, TopicVisibility } from '@btalk/contracts';
+import { MAX_TOPIC_DESCRIPTION_LENGTH, MAX_TOPIC_TITLE_LENGTH } from '@btalk/contracts/constants';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -41,7 +42,7 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             required
-            slotProps={{ htmlInput: { maxLength: 200 } }}
+            slotProps={{ htmlInput: { maxLength: MAX_TOPIC_TITLE_LENGTH } }}
           />
           <TextField
             label={t('fields.description')}
@@ -49,7 +50,7 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
             onChange={(e) => setDescription(e.target.value)}
             multiline
             minRows={3}
-            slotProps={{ htmlInput: { maxLength: 4000 } }}
+            slotProps={{ htmlInput: { maxLength: MAX_TOPIC_DESCRIPTION_LENGTH } }}
           />
           <RadioGroup
             aria-label={t('fields.visibility')}

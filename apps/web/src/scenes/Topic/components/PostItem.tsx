@@ -1,4 +1,5 @@
 import type { Post } from '@btalk/contracts';
+import { MAX_POST_LENGTH } from '@btalk/contracts/constants';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import NotificationsActive from '@mui/icons-material/NotificationsActive';
 import NotificationsOff from '@mui/icons-material/NotificationsOff';
@@ -14,7 +15,6 @@ import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
-import { MAX_POST_LENGTH } from '../limits.ts';
 import { Attachments } from './AttachmentView.tsx';
 import { Comments } from './Comments.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';

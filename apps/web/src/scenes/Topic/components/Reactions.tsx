@@ -1,4 +1,5 @@
 import type { ReactionEmoji, ReactionSummary } from '@btalk/contracts';
+import { REACTION_EMOJIS } from '@btalk/contracts/constants';
 import AddReaction from '@mui/icons-material/AddReactionOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -7,7 +8,6 @@ import Popover from '@mui/material/Popover';
 import Tooltip from '@mui/material/Tooltip';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { REACTIONS } from '../limits.ts';
 
 /** Props of a reaction bar. */
 export interface ReactionsProps {
@@ -68,7 +68,7 @@ export function Reactions({ reactions, myId, canReact, onToggle, subject }: Reac
             transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
           >
             <Box role="group" aria-label={t('reactions.pick')} sx={{ display: 'flex', p: 0.5 }}>
-              {REACTIONS.map((emoji) => {
+              {REACTION_EMOJIS.map((emoji) => {
                 const found = reactions.find((r) => r.emoji === emoji);
                 const mine = found ? mineOf(found) : false;
                 return (
