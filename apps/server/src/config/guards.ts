@@ -12,6 +12,7 @@ export const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'DATABASE_URL',
   'REDIS_URL',
+  'TEAMS_BOT_APP_PASSWORD',
 ]);
 
 /** Whether HOST only listens on this machine: `localhost`, 127.0.0.0/8 or ::1 (also IPv4-mapped). */

@@ -134,6 +134,22 @@ const Env = z.object({
     .max(30, { message: 'must be between 1 and 30' })
     .default(8),
   TEAMS_APP_LINK: url('the Teams deep link of the BTalk app').optional(),
+  /** The Teams app's id in its manifest (a GUID): deep links into the BTalk tab, and the app package. */
+  TEAMS_APP_ID: z.uuid({ message: 'must be a GUID (the id in the Teams app manifest)' }).optional(),
+  /** The Azure Bot's Microsoft App ID (a GUID); unset: no bot, no Teams notifications. */
+  TEAMS_BOT_APP_ID: z.string().trim().min(1).optional(),
+  /** The Azure Bot's client secret. */
+  TEAMS_BOT_APP_PASSWORD: z.string().min(1).optional(),
+  /** The bot's Entra ID tenant (single-tenant bots); unset: the Bot Framework's multi-tenant token endpoint. */
+  TEAMS_BOT_TENANT_ID: z.string().trim().min(1).optional(),
+  /** Where the Bot Framework publishes the keys of the tokens it sends the bot (tests: a local issuer). */
+  TEAMS_BOT_OPENID_METADATA_URL: url('the Bot Framework OpenID metadata').default(
+    'https://login.botframework.com/v1/.well-known/openidconfiguration',
+  ),
+  /** The issuer of the Bot Framework's tokens to the bot. */
+  TEAMS_BOT_TOKEN_ISSUER: z.string().trim().min(1).default('https://api.botframework.com'),
+  /** Where the bot gets its own tokens for the Bot Connector (client credentials; tests: a local endpoint). */
+  TEAMS_BOT_TOKEN_URL: url('the bot token endpoint').optional(),
   JWT_SECRET: z
     .string()
     .min(32, { message: 'must be at least 32 characters (e.g. openssl rand -base64 48)' })
@@ -330,6 +346,20 @@ export interface Config {
   webDist: string | null;
   features: { analytics: boolean; webPush: boolean };
   teamsAppLink: string | null;
+  /** The Teams app's manifest id, for deep links into its tab; null when not configured. */
+  teamsAppId: string | null;
+  /** The Teams bot (teams/): null when TEAMS_BOT_APP_ID is unset (no bot, no Teams channel). */
+  teamsBot: {
+    appId: string;
+    appPassword: string;
+    tenantId: string | null;
+    /** The Bot Framework's OpenID metadata: the keys incoming activities are signed with. */
+    openIdMetadataUrl: string;
+    /** The issuer incoming activity tokens must carry. */
+    tokenIssuer: string;
+    /** The bot's own token endpoint (client credentials, scope https://api.botframework.com/.default). */
+    tokenUrl: string;
+  } | null;
   /** The notification engine's channels and outbox (notifications/). */
   notifications: {
     /** VAPID keys from the environment; null means "make them once and keep them in DATA_DIR". */
@@ -478,6 +508,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'on a network you trust, set ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK=true',
     );
   }
+  if (e.TEAMS_BOT_APP_ID && !e.TEAMS_BOT_APP_PASSWORD) {
+    missing.push("  TEAMS_BOT_APP_PASSWORD: required with TEAMS_BOT_APP_ID (the Azure Bot's client secret)");
+  }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     missing.push(
       '  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)',
@@ -506,6 +539,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     features: { analytics: e.ANALYTICS, webPush: e.WEB_PUSH },
     teamsAppLink: e.TEAMS_APP_LINK ?? null,
+    teamsAppId: e.TEAMS_APP_ID ?? null,
+    teamsBot: e.TEAMS_BOT_APP_ID
+      ? {
+          appId: e.TEAMS_BOT_APP_ID,
+          appPassword: e.TEAMS_BOT_APP_PASSWORD ?? '',
+          tenantId: e.TEAMS_BOT_TENANT_ID ?? null,
+          openIdMetadataUrl: e.TEAMS_BOT_OPENID_METADATA_URL,
+          tokenIssuer: e.TEAMS_BOT_TOKEN_ISSUER,
+          tokenUrl:
+            e.TEAMS_BOT_TOKEN_URL ??
+            `https://login.microsoftonline.com/${e.TEAMS_BOT_TENANT_ID ?? 'botframework.com'}/oauth2/v2.0/token`,
+        }
+      : null,
     notifications: {
       vapidKeys:
         e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY

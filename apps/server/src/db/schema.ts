@@ -326,6 +326,23 @@ export interface NotificationsTable {
 }
 
 /** The outbox: one delivery of a notification to one channel, retried until sent or dead. */
+/** The bot's 1:1 conversation with a person who added BTalk in Teams; `removed_at` set once removed. */
+export interface TeamsConversationsTable {
+  user_id: string;
+  tenant_id: string | null;
+  /** The Bot Connector's address for this conversation (from the activity). */
+  service_url: string;
+  conversation_id: string;
+  /** The bot's id in the conversation (the activity's recipient). */
+  bot_id: string;
+  installed_at: string;
+  updated_at: string;
+  removed_at: string | null;
+  /** Why sending stopped: removed in Teams, or the Bot Connector answered 403/404. */
+  removed_reason: string | null;
+}
+export type TeamsConversationRow = Selectable<TeamsConversationsTable>;
+
 export interface NotificationDeliveriesTable {
   id: string;
   notification_id: string;
@@ -545,6 +562,7 @@ export interface Database {
   call_reminders: CallRemindersTable;
   notifications: NotificationsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  teams_conversations: TeamsConversationsTable;
   notification_settings: NotificationSettingsTable;
   push_subscriptions: PushSubscriptionsTable;
   topic_notification_levels: TopicNotificationLevelsTable;
