@@ -19,6 +19,7 @@ import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
 import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
+import { BOT_MESSAGES_PATH } from './teams/bot.ts';
 import { registerWebApp } from './web/static.ts';
 
 /** Routes under /api that do not take the x-api-key header (route patterns, as the router matched them). */
@@ -32,6 +33,8 @@ const API_KEY_EXEMPT = [
   '/api/realtime',
   // Mail clients POST the one-click unsubscribe of RFC 8058 with nothing but the link's token.
   UNSUBSCRIBE_PATH,
+  // The Teams bot's activities carry the Bot Framework's signed token instead (teams/bot.ts).
+  BOT_MESSAGES_PATH,
 ];
 
 /** Options that only tests and tools change. */

@@ -27,6 +27,7 @@ const Terms = lazy(() => import('./scenes/Terms/Terms.tsx'));
 const Topic = lazy(() => import('./scenes/Topic/Topic.tsx'));
 const TopicNew = lazy(() => import('./scenes/TopicNew/TopicNew.tsx'));
 const TeamTab = lazy(() => import('./scenes/TeamTab/TeamTab.tsx'));
+const TeamsConsent = lazy(() => import('./scenes/TeamTab/TeamsConsent.tsx'));
 const CallTree = lazy(() => import('./scenes/CallTree/CallTree.tsx'));
 const CallTreeEvent = lazy(() => import('./scenes/CallTreeEvent/CallTreeEvent.tsx'));
 const Login = lazy(() => import('./scenes/Login/Login.tsx'));
@@ -103,6 +104,15 @@ export const routes: RouteObject[] = [
       },
       // Inside Teams the tab signs in with Teams' own token, never through /login.
       { element: <AppLayout />, children: [{ path: 'teamtab', element: <TeamTab /> }] },
+      {
+        // The consent popup that Teams opens for the tab.
+        path: 'teamtab/consent',
+        element: (
+          <CenteredLayout>
+            <TeamsConsent />
+          </CenteredLayout>
+        ),
+      },
       {
         path: 'login',
         element: (

@@ -152,6 +152,11 @@ export const NotificationSettings = z.strictObject({
   }),
   /** Quiet hours (call-tree events still come through). */
   quietHours: QuietHours,
+  /**
+   * Whether the person closed the "connect Microsoft Teams" dialog that the app shows once after
+   * sign-in: kept on the server so that it stays closed on every device.
+   */
+  teamsPromptDismissed: z.boolean(),
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
@@ -163,6 +168,8 @@ export const UpdateNotificationSettingsRequest = z.strictObject({
   kinds: NotificationSettings.shape.kinds.partial().optional(),
   /** Quiet hours, whole. */
   quietHours: QuietHours.optional(),
+  /** true: the "connect Microsoft Teams" dialog was closed for good (false shows it again). */
+  teamsPromptDismissed: z.boolean().optional(),
 });
 export type UpdateNotificationSettingsRequest = z.infer<typeof UpdateNotificationSettingsRequest>;
 

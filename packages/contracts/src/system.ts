@@ -44,6 +44,11 @@ export const InitConfig = z.object({
   }),
   /** Link that opens the Microsoft Teams app, for the notification dialog's "open app" button. */
   teamsAppLink: z.string().nullable(),
+  /**
+   * Origins besides Teams' own that the Teams tab accepts as its host (teams-js `validMessageOrigins`):
+   * only a local test host, set with TEAMS_TAB_TEST_HOSTS outside production; usually empty.
+   */
+  teamsTabTestHosts: z.array(z.string()),
   /** Switches for optional features. */
   features: z.object({
     /** Page views are sent to this server's analytics endpoint. */

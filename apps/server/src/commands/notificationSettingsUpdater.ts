@@ -7,7 +7,7 @@ import { loadSettings, saveSettings } from '../notifications/settings.ts';
 
 /**
  * Changes the parts of a person's notification settings that the request names (channels and kinds
- * switch by switch, quiet hours whole) and stores the result. Answers the settings now in force.
+ * switch by switch, quiet hours whole, whether the Teams dialog was closed) and stores the result. Answers the settings now in force.
  */
 export async function notificationSettingsUpdater(
   trx: Kysely<Database>,
@@ -19,6 +19,7 @@ export async function notificationSettingsUpdater(
     channels: { ...current.channels, ...change.channels },
     kinds: { ...current.kinds, ...change.kinds },
     quietHours: change.quietHours ?? current.quietHours,
+    teamsPromptDismissed: change.teamsPromptDismissed ?? current.teamsPromptDismissed,
   };
   await saveSettings(trx, actor.id, next, now());
   return next;

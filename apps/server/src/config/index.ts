@@ -134,8 +134,25 @@ const Env = z.object({
     .max(30, { message: 'must be between 1 and 30' })
     .default(8),
   TEAMS_APP_LINK: url('the Teams deep link of the BTalk app').optional(),
+  /**
+   * Origins besides Teams' own that may frame `/teamtab` and talk to it as its Teams host: only the
+   * local test host of the end-to-end tests (refused in production).
+   */
+  TEAMS_TAB_TEST_HOSTS: z
+    .string()
+    .regex(/^https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*$/, {
+      message: 'must be a comma-separated list of origins, e.g. http://127.0.0.1:4000',
+    })
+    .optional(),
   /** The Teams app's id in its manifest (a GUID): deep links into the BTalk tab, and the app package. */
   TEAMS_APP_ID: z.uuid({ message: 'must be a GUID (the id in the Teams app manifest)' }).optional(),
+  /** The developer's name in the Teams app package (the organisation that runs BTalk). */
+  TEAMS_DEVELOPER_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32, { message: 'must be at most 32 characters' })
+    .default('BTalk'),
   /** The Azure Bot's Microsoft App ID (a GUID); unset: no bot, no Teams notifications. */
   TEAMS_BOT_APP_ID: z.string().trim().min(1).optional(),
   /** The Azure Bot's client secret. */
@@ -346,8 +363,12 @@ export interface Config {
   webDist: string | null;
   features: { analytics: boolean; webPush: boolean };
   teamsAppLink: string | null;
+  /** Test-only origins that may frame the Teams tab as its host (TEAMS_TAB_TEST_HOSTS); empty in production. */
+  teamsTabTestHosts: string[];
   /** The Teams app's manifest id, for deep links into its tab; null when not configured. */
   teamsAppId: string | null;
+  /** The developer's name in the Teams app package (`npm run teams:package`). */
+  teamsDeveloperName: string;
   /** The Teams bot (teams/): null when TEAMS_BOT_APP_ID is unset (no bot, no Teams channel). */
   teamsBot: {
     appId: string;
@@ -458,6 +479,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const missing: string[] = [];
+  if (e.BTALK_ENV === 'production' && e.TEAMS_TAB_TEST_HOSTS) {
+    missing.push(
+      '  TEAMS_TAB_TEST_HOSTS: must not be set in production (it lets a test page frame the Teams tab)',
+    );
+  }
   if (e.BTALK_ENV === 'production' && !e.API_KEY) {
     missing.push('  API_KEY: must be set in production (the web client key sent as x-api-key)');
   }
@@ -539,7 +565,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     features: { analytics: e.ANALYTICS, webPush: e.WEB_PUSH },
     teamsAppLink: e.TEAMS_APP_LINK ?? null,
+    teamsTabTestHosts: (e.TEAMS_TAB_TEST_HOSTS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     teamsAppId: e.TEAMS_APP_ID ?? null,
+    teamsDeveloperName: e.TEAMS_DEVELOPER_NAME,
     teamsBot: e.TEAMS_BOT_APP_ID
       ? {
           appId: e.TEAMS_BOT_APP_ID,

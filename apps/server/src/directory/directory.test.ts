@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../test/db.ts';
 import {
+  browserApi,
+  CookieBrowser,
   directorySignIn,
   type ListeningTestServer,
   postCode,
@@ -88,6 +90,29 @@ describeEachDatabase('syncing the development directory into users', (kind) => {
       .where('email', '=', 'anong@btalk.test')
       .execute();
     expect(synced).toEqual([{ id: data.user.id }]);
+  });
+});
+
+describeEachDatabase('the development directory behind a TLS-terminating proxy (TRUST_PROXY)', (kind) => {
+  const server = useListeningTestServer(kind, { TRUST_PROXY: 'loopback' });
+
+  it("sends the person back to the authorization at the proxy's https address once signed in", async () => {
+    const browser = new CookieBrowser();
+    const forwarded = { 'x-forwarded-proto': 'https' };
+    const aad = await browserApi(server, browser, '/api/auth/aad');
+    const { url } = ((await aad.json()) as Json).data as { url: string };
+    const authorize = await browser.fetch(url, { headers: forwarded });
+    const interaction = new URL(authorize.headers.get('location') ?? '', url);
+    const page = await browser.fetch(interaction.href, { headers: forwarded });
+    const action = /<form[^>]*action="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const posted = await browser.fetch(new URL(action.replace(/&#47;/g, '/'), interaction).href, {
+      method: 'POST',
+      headers: { ...forwarded, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'malee@btalk.test', password: 'btalk' }).toString(),
+    });
+    const resume = new URL(posted.headers.get('location') ?? '', interaction);
+    expect(resume.protocol).toBe('https:');
+    expect(resume.pathname).toMatch(/^\/directory\/auth\//);
   });
 });
 

@@ -6,6 +6,7 @@ import { ADMIN_APP_ROLE } from '../commands/directoryUserUpserter.ts';
 import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { databaseAdapter } from './adapter.ts';
+import { hasGraphConsent, recordGraphConsent } from './consents.ts';
 import { directorySigningKey, publicJwk } from './keys.ts';
 import {
   accountEnabled,
@@ -39,6 +40,12 @@ export interface DevelopmentDirectory {
   clientId: string;
   /** Checks an access token of its Graph subset; throws when it is not one. */
   verifyGraphToken(token: string): Promise<JWTPayload & { sub: string }>;
+  /**
+   * After a person signed in on the directory's form for a client: for BTalk's own client, that
+   * sign-in is where they consent to its Graph permissions (Teams' consent popup), so a person who
+   * had to consent is no longer asked by the on-behalf-of exchange.
+   */
+  signedInInteractively(person: DirectoryPerson, clientId: string): Promise<void>;
 }
 
 /** What the development directory needs from the server. */
@@ -195,6 +202,9 @@ export async function createDevelopmentDirectory(
   };
 
   const provider = new Provider(issuer, configuration);
+  // Behind a TLS-terminating proxy (TRUST_PROXY), the directory's own redirects (back to the
+  // authorization once signed in) keep the address people use: the proxy's X-Forwarded-Proto and Host.
+  provider.proxy = config.trustProxy !== false;
   provider.on('server_error', (_ctx, error) => options.logError(error, 'development directory error'));
 
   /** Signs a Graph access token as the token endpoint would, for the on-behalf-of exchange. */
@@ -234,7 +244,8 @@ export async function createDevelopmentDirectory(
       }
       const person = sub ? personById(sub) : undefined;
       if (!person) throw new errors.InvalidGrant('the assertion names no person of this directory');
-      if (person.graphConsentRequired) {
+      const { clientId } = ctx.oidc.client;
+      if (person.graphConsentRequired && !(await hasGraphConsent(options.db, clientId, person.id))) {
         // The answer Entra ID gives when the user has not consented to the app's Graph permissions.
         ctx.status = 400;
         ctx.body = {
@@ -247,7 +258,7 @@ export async function createDevelopmentDirectory(
         return;
       }
       ctx.body = {
-        access_token: await signGraphToken(person, ctx.oidc.client.clientId),
+        access_token: await signGraphToken(person, clientId),
         token_type: 'Bearer',
         expires_in: TOKEN_TTL_SECONDS,
         scope: GRAPH_SCOPES,
@@ -262,6 +273,11 @@ export async function createDevelopmentDirectory(
     graphResource,
     apiAudience,
     clientId: settings.clientId,
+    async signedInInteractively(person, clientId) {
+      if (person.graphConsentRequired && clientId === settings.clientId) {
+        await recordGraphConsent(options.db, clientId, person.id);
+      }
+    },
     async verifyGraphToken(token) {
       const { payload } = await jwtVerify(token, publicKey, {
         issuer,

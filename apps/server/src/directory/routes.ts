@@ -93,6 +93,7 @@ export async function mountDevelopmentDirectory(
                 }),
               );
           }
+          await directory.signedInInteractively(person, String(details.params.client_id ?? ''));
           reply.hijack();
           await provider.interactionFinished(
             request.raw,

@@ -92,6 +92,13 @@ describe('security headers over http (development)', () => {
     );
   });
 
+  it('leave the Teams tab and its consent popup without an opener policy, for teams-js', async () => {
+    for (const url of ['/teamtab', '/teamtab/consent']) {
+      const res = await server.request({ method: 'GET', url });
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+    }
+  });
+
   it('leave the sign-in callback without an opener policy, so that the sign-in popup keeps its opener', async () => {
     const res = await server.request({ method: 'GET', url: '/aad/callback?code=x&state=y' });
     expect(res.statusCode).toBe(200);
@@ -148,5 +155,22 @@ describe("the development directory's sign-in page", () => {
     expect(page.response?.headers.get('content-security-policy')).toBe(LOGIN_PAGE_CSP);
     expect(page.response?.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.response?.headers.get('cross-origin-opener-policy')).toBeNull();
+  });
+});
+
+describe('the end-to-end tests’ local Teams host', () => {
+  it('may frame the tab only when TEAMS_TAB_TEST_HOSTS names it, and never in production', () => {
+    const base = { BTALK_ENV: 'test', DATA_DIR: ':memory:' };
+    expect(contentSecurityPolicy(loadConfig(base))['frame-ancestors']).not.toContain('http://127.0.0.1:4999');
+    const withHost = loadConfig({ ...base, TEAMS_TAB_TEST_HOSTS: 'http://127.0.0.1:4999' });
+    expect(contentSecurityPolicy(withHost)['frame-ancestors']).toContain('http://127.0.0.1:4999');
+    expect(withHost.teamsTabTestHosts).toEqual(['http://127.0.0.1:4999']);
+    expect(() =>
+      loadConfig({
+        BTALK_ENV: 'production',
+        PUBLIC_URL: 'https://btalk.example.org',
+        TEAMS_TAB_TEST_HOSTS: 'http://127.0.0.1:4999',
+      }),
+    ).toThrow(/TEAMS_TAB_TEST_HOSTS: must not be set in production/);
   });
 });

@@ -19,11 +19,12 @@ export const TAB_HOSTS = [
 
 /**
  * Paths whose pages take part in a sign-in popup, which hands the session back through
- * `window.opener`: they send no Cross-Origin-Opener-Policy. The popup comes back to /aad/callback
+ * `window.opener`: they send no Cross-Origin-Opener-Policy. `/teamtab/consent` is the Teams consent
+ * popup: Teams opens it and teams-js answers Teams through `window.opener`. The popup comes back to /aad/callback
  * from the directory's pages; if the two policies differ, the browser moves the popup to a new
  * browsing context group and `window.opener` becomes null.
  */
-const SIGN_IN_PATHS = ['/aad/callback', '/directory'];
+const SIGN_IN_PATHS = ['/aad/callback', '/directory', '/teamtab'];
 
 /** The Content-Security-Policy directives of BTalk's pages (the web app and the API alike). */
 export function contentSecurityPolicy(config: Config): Record<string, string[]> {
@@ -45,11 +46,13 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
     'font-src': ["'self'", 'data:'],
     // The API (PUBLIC_URL's origin, also when the page was opened under another name), the
     // realtime WebSocket, and the directory's Graph.
+    // Not teams-js' fetch of Microsoft's current list of Teams hosts: refused, it uses its bundled copy.
     'connect-src': [...new Set(["'self'", site.origin, socket, ...graph])],
     'media-src': ["'self'", 'blob:'],
     'worker-src': ["'self'"],
     'manifest-src': ["'self'"],
-    'frame-ancestors': ["'self'", ...TAB_HOSTS],
+    // TEAMS_TAB_TEST_HOSTS: the end-to-end tests' local Teams host; never set in production.
+    'frame-ancestors': ["'self'", ...TAB_HOSTS, ...config.teamsTabTestHosts],
     // Forms post to this origin only (the development directory's sign-in form is at /directory).
     'form-action': ["'self'"],
     'base-uri': ["'self'"],

@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   channels: { push: false, email: true, teams: true },
   kinds: { mention: true, comment: true, post: true, topicAdded: true },
   quietHours: { enabled: false, start: '22:00', end: '07:00', timeZone: 'Asia/Bangkok' },
+  teamsPromptDismissed: false,
 };
 
 /** Reads stored settings; anything unreadable falls back to the defaults, part by part. */
@@ -23,6 +24,7 @@ export function parseSettings(text: string | null | undefined): NotificationSett
       channels: { ...DEFAULT_SETTINGS.channels, ...raw.channels },
       kinds: { ...DEFAULT_SETTINGS.kinds, ...raw.kinds },
       quietHours: { ...DEFAULT_SETTINGS.quietHours, ...raw.quietHours },
+      teamsPromptDismissed: raw.teamsPromptDismissed ?? DEFAULT_SETTINGS.teamsPromptDismissed,
     };
     const checked = NotificationSettings.safeParse(merged);
     return checked.success ? checked.data : DEFAULT_SETTINGS;

@@ -9,7 +9,7 @@ import type { NotificationRow } from '../db/schema.ts';
 type Locale = 'th' | 'en';
 
 /** A notification's data, read defensively (rows are JSON text). */
-function dataOf(row: NotificationRow): Record<string, unknown> {
+export function dataOf(row: NotificationRow): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(row.data);
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};

@@ -2,6 +2,7 @@ import type { NotificationSettings, NotificationSettingsView } from '@btalk/cont
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
+import { isTeamsConnected } from '../teams/conversations.ts';
 
 /** How many browsers of a person receive push notifications. */
 export async function countPushSubscriptions(db: Kysely<Database>, userId: string): Promise<number> {
@@ -13,24 +14,26 @@ export async function countPushSubscriptions(db: Kysely<Database>, userId: strin
   return Number(row.n);
 }
 
-/** A person's settings with what this server offers and how many of their browsers are subscribed. */
+/**
+ * A person's settings with what this server offers (Teams: a bot is configured), whether they have
+ * added BTalk in Teams (SPEC's `user_enable`: the bot keeps a live conversation with them) and how
+ * many of their browsers are subscribed.
+ */
 export async function presentNotificationSettings(
   db: Kysely<Database>,
-  notifications: AppContext['notifications'],
+  ctx: Pick<AppContext, 'notifications' | 'config'>,
   userId: string,
   settings: NotificationSettings,
 ): Promise<NotificationSettingsView> {
+  const { notifications } = ctx;
   return {
     ...settings,
     available: {
       push: notifications.vapid !== null,
       email: notifications.channels.some((c) => c.name === 'email'),
-      // The Teams bot comes with its own issue; until then no server can message people in Teams.
-      teams: false,
+      teams: ctx.config.teamsBot !== null,
     },
-    // The Teams issue records the bot's conversation with each person (SPEC's `user_enable`); until
-    // then nobody has added the app.
-    teamsConnected: false,
+    teamsConnected: await isTeamsConnected(db, userId),
     vapidPublicKey: notifications.vapid?.publicKey ?? null,
     pushSubscriptions: await countPushSubscriptions(db, userId),
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
+import { teamsBotRoutes } from '../teams/bot.ts';
 import { analyticsRoutes } from './analytics/analytics.ts';
 import { attachmentRoutes } from './attachments/attachments.ts';
 import { authRoutes } from './auth/auth.ts';
@@ -46,5 +47,6 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     attachmentRoutes(ctx),
     searchRoutes(ctx),
     realtimeRoutes(ctx),
+    teamsBotRoutes(ctx),
   ];
 }

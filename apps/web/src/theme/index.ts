@@ -6,6 +6,27 @@ export const BRAND = { primary: '#472F92', secondary: '#8F0562' } as const;
 // The brand purple is too dark to read as text on a dark background; text in primary uses this there.
 const PRIMARY_ON_DARK = '#C3B3F5';
 
+/**
+ * Teams' high-contrast theme: white and yellow on black, as Teams itself shows it. Used only inside
+ * the Teams tab (the `contrast` colour scheme), when Teams is in its contrast theme.
+ */
+const HIGH_CONTRAST = {
+  palette: {
+    mode: 'dark',
+    primary: { main: '#ffff01', light: '#ffff01', dark: '#ffff01', contrastText: '#000000' },
+    secondary: { main: '#1aebff', contrastText: '#000000' },
+    background: { default: '#000000', paper: '#000000' },
+    text: { primary: '#ffffff', secondary: '#ffffff', disabled: '#3ff23f' },
+    divider: '#ffffff',
+  },
+} as const;
+
+declare module '@mui/material/styles' {
+  interface ColorSchemeOverrides {
+    contrast: true;
+  }
+}
+
 /** Width of every global dialog, in pixels (SPEC.md section 9). */
 export const DIALOG_WIDTH = 360;
 
@@ -24,6 +45,9 @@ export const theme = createTheme({
         background: { default: '#15121c', paper: '#1e1a27' },
       },
     },
+    // MUI (7.3) completes only the light and dark schemes' palettes (common, action, ...); a custom
+    // scheme given as options crashes the app at start, so it gets a complete palette.
+    contrast: { palette: createTheme(HIGH_CONTRAST).palette },
   },
   typography: { fontFamily: '"Sarabun", "Helvetica", "Arial", sans-serif' },
   components: {

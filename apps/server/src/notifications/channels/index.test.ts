@@ -19,4 +19,10 @@ describe('createChannels', () => {
     expect(namesWith({ WEB_PUSH: 'false', SMTP_URL: 'smtp://127.0.0.1:2525' })).toEqual(['email']);
     expect(namesWith({ WEB_PUSH: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' })).toEqual(['push', 'email']);
   });
+
+  it('offers Teams only with a bot (TEAMS_BOT_APP_ID and its password)', () => {
+    const bot = { TEAMS_BOT_APP_ID: 'bot-app-id', TEAMS_BOT_APP_PASSWORD: 'bot-secret' };
+    expect(namesWith({ WEB_PUSH: 'false', ...bot })).toEqual(['teams']);
+    expect(namesWith({ WEB_PUSH: 'true', ...bot })).toEqual(['push', 'teams']);
+  });
 });

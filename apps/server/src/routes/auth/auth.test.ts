@@ -546,6 +546,24 @@ describeEachDatabase('Teams single sign-on: POST /api/auth/team', (kind) => {
     expect(res.body.message).toContain('consent');
   });
 
+  it("remembers the consent given in the consent popup's sign-in: Teams sign-in then works, and stays working", async () => {
+    // teamsToken signs in on the directory's form as the Teams client: that is no consent to BTalk.
+    const before = await team(await teamsToken(server, 'newhire@btalk.test'));
+    expect(before.status).toBe(403);
+    expect(before.body.code).toBe(ErrorCode.consentRequired);
+    // The consent popup: the directory's own sign-in for BTalk.
+    await signIn(server, 'newhire@btalk.test');
+    const after = await team(await teamsToken(server, 'newhire@btalk.test'));
+    expect(after.status).toBe(200);
+    expect(after.body.data.user).toMatchObject({ email: 'newhire@btalk.test' });
+    const graph = await fetch(`${server.url}/directory/graph/v1.0/me`, {
+      headers: bearer(after.body.data.aadAccessToken),
+    });
+    expect(((await graph.json()) as Json).mail).toBe('newhire@btalk.test');
+    // Asked once: a later Teams sign-in needs no new consent.
+    expect((await team(await teamsToken(server, 'newhire@btalk.test'))).status).toBe(200);
+  });
+
   it('names the missing field of bad input', async () => {
     const res = await call(server, 'POST', '/api/auth/team', {});
     expect(res.status).toBe(400);

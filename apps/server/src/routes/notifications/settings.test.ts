@@ -1,6 +1,7 @@
 import { ErrorCode, type NotificationSettingsView } from '@btalk/contracts';
-import { expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../notifications/settings.ts';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, parseSettings } from '../../notifications/settings.ts';
+import { disconnect, saveConversation } from '../../teams/conversations.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { type SignedIn, signedIn } from '../../test/session.ts';
@@ -118,6 +119,62 @@ describeEachDatabase('GET and PATCH /api/me/notification-settings', (kind) => {
     const notBoolean = await patch(me, { channels: { push: 'yes' } });
     expect(fieldsOf(notBoolean)).toEqual(['body.channels.push']);
 
+    const dismissed = await patch(me, { teamsPromptDismissed: 'yes' });
+    expect(dismissed.statusCode).toBe(400);
+    expect(fieldsOf(dismissed)).toEqual(['body.teamsPromptDismissed']);
+
     expect(await settingsOf(me)).toMatchObject(DEFAULT_SETTINGS);
+  });
+
+  it('keep the Teams dialog closed once the person closes it, for them only', async () => {
+    const me = await signedIn(server);
+    const other = await signedIn(server);
+    expect((await settingsOf(me)).teamsPromptDismissed).toBe(false);
+    const closed = dataOf<NotificationSettingsView>(await patch(me, { teamsPromptDismissed: true }));
+    expect(closed.teamsPromptDismissed).toBe(true);
+    // Other changes keep it, and the next read (another device) sees it.
+    await patch(me, { kinds: { post: false } });
+    expect(await settingsOf(me)).toMatchObject({ teamsPromptDismissed: true, kinds: { post: false } });
+    expect((await settingsOf(other)).teamsPromptDismissed).toBe(false);
+  });
+
+  it('tell whether the person has added BTalk in Teams (user_enable) from the bot’s conversation', async () => {
+    const me = await signedIn(server);
+    const other = await signedIn(server);
+    const db = server.ctx.db.kysely;
+    await saveConversation(db, {
+      userId: me.user.id,
+      tenantId: 'tenant',
+      serviceUrl: 'https://smba.example.test/',
+      conversationId: `a:${me.user.id}`,
+      botId: '28:bot',
+    });
+    expect((await settingsOf(me)).teamsConnected).toBe(true);
+    expect((await settingsOf(other)).teamsConnected).toBe(false);
+    // A PATCH answers the same truth.
+    expect(dataOf<NotificationSettingsView>(await patch(me, {})).teamsConnected).toBe(true);
+    await disconnect(db, me.user.id, 'removed');
+    expect((await settingsOf(me)).teamsConnected).toBe(false);
+  });
+});
+
+describeEachDatabase('GET /api/me/notification-settings with a Teams bot', (kind) => {
+  const server = useTestServer(kind, {
+    TEAMS_BOT_APP_ID: '00000000-0000-4000-8000-0000000000b0',
+    TEAMS_BOT_APP_PASSWORD: 'bot secret',
+  });
+
+  it('offers Teams when the server has a bot', async () => {
+    const me = await signedIn(server);
+    const view = dataOf<NotificationSettingsView>(await as(server, me).get(URL));
+    expect(view.available.teams).toBe(true);
+    expect(view.teamsConnected).toBe(false);
+  });
+});
+
+describe('stored notification settings', () => {
+  it('read settings stored before the Teams dialog existed as not dismissed', () => {
+    const stored = JSON.stringify({ channels: { email: false } });
+    expect(parseSettings(stored)).toMatchObject({ teamsPromptDismissed: false, channels: { email: false } });
   });
 });

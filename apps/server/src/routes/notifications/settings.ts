@@ -30,7 +30,7 @@ export function notificationSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZ
       async (request) => {
         const me = request.user;
         const settings = await loadSettings(db, me.id);
-        return ok(await presentNotificationSettings(db, ctx.notifications, me.id, settings));
+        return ok(await presentNotificationSettings(db, ctx, me.id, settings));
       },
     );
 
@@ -46,7 +46,7 @@ export function notificationSettingsRoutes(ctx: AppContext): FastifyPluginAsyncZ
       async (request) => {
         const me = request.user;
         const settings = await transact(ctx, (trx) => notificationSettingsUpdater(trx, me, request.body));
-        return ok(await presentNotificationSettings(db, ctx.notifications, me.id, settings));
+        return ok(await presentNotificationSettings(db, ctx, me.id, settings));
       },
     );
   };

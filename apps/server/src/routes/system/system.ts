@@ -65,6 +65,7 @@ export function initConfig(ctx: AppContext): InitConfig {
       graphBase: config.directory.graphBase ?? '',
     },
     teamsAppLink: config.teamsAppLink,
+    teamsTabTestHosts: config.teamsTabTestHosts,
     features: { analytics: config.features.analytics, webPush: config.features.webPush },
     version: ctx.version,
   };

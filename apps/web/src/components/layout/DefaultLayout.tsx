@@ -11,10 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet } from 'react-router';
 import { AnswerQueueProvider } from '../../offline/index.ts';
 import { ConnectionIndicator } from '../../realtime/ConnectionIndicator.tsx';
+import { useInTeams } from '../../stores/teams.ts';
 import { CallEventBanner } from '../CallEventBanner.tsx';
 import { SceneLoading } from '../SceneLoading.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NotificationBell } from './notifications/NotificationBell.tsx';
+import { TeamsPrompt } from './TeamsPrompt.tsx';
+import { TeamsThemeSync } from './TeamsThemeSync.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -52,12 +55,16 @@ function NavLabel({ children }: { children: string }) {
 
 /**
  * The default layout: the app bar (product name, Home, Call tree, language, theme, person), the
- * call-tree event banner until the person answers, and the screen.
+ * call-tree event banner until the person answers, and the screen. In the Teams tab the theme
+ * follows Teams'; elsewhere the Teams dialog shows once to people who have not connected Teams.
  */
 export function DefaultLayout() {
   const { t } = useTranslation();
+  const inTeams = useInTeams();
   return (
     <AnswerQueueProvider>
+      <TeamsThemeSync />
+      <TeamsPrompt />
       <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
         <AppBar position="sticky" color="primary" elevation={1}>
           <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>
@@ -79,7 +86,8 @@ export function DefaultLayout() {
             </Box>
             <ConnectionIndicator />
             <LanguageSwitch />
-            <ThemeSwitch />
+            {/* In Teams the theme follows Teams'. */}
+            {!inTeams && <ThemeSwitch />}
             <NotificationBell />
             <UserMenu />
           </Toolbar>

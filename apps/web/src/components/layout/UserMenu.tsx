@@ -20,6 +20,7 @@ import { ME_QUERY_KEY } from '../../api/me.ts';
 import { useServices } from '../../services.tsx';
 import { useSignOut } from '../../signin/useSignOut.ts';
 import { useStore } from '../../stores/createStore.ts';
+import { useInTeams } from '../../stores/teams.ts';
 import { PersonAvatar } from './PersonAvatar.tsx';
 
 export { ME_QUERY_KEY };
@@ -35,6 +36,7 @@ export function UserMenu() {
   const { session, api } = useServices();
   const signOut = useSignOut();
   const signedIn = useStore(session, (s) => s.btalk_token !== null);
+  const inTeams = useInTeams();
   const me = useQuery({ queryKey: ME_QUERY_KEY, queryFn: () => api.me.get(), enabled: signedIn });
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
@@ -111,20 +113,23 @@ export function UserMenu() {
               {t('userMenu.peopleAdmin')}
             </MenuItem>
           ),
-          <MenuItem
-            key="sign-out"
-            onClick={() => {
-              close();
-              void signOut();
-            }}
-          >
-            <ListItemIcon>
-              <Logout fontSize="small" />
-            </ListItemIcon>
-            {t('userMenu.signOut')}
-          </MenuItem>,
+          // In the Teams tab the person is signed in by Teams: signing out would only sign them back in.
+          !inTeams && (
+            <MenuItem
+              key="sign-out"
+              onClick={() => {
+                close();
+                void signOut();
+              }}
+            >
+              <ListItemIcon>
+                <Logout fontSize="small" />
+              </ListItemIcon>
+              {t('userMenu.signOut')}
+            </MenuItem>
+          ),
         ]}
-        {!signedIn && (
+        {!signedIn && !inTeams && (
           <MenuItem onClick={go('/login')}>
             <ListItemIcon>
               <Login fontSize="small" />

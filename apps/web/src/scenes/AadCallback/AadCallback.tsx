@@ -16,6 +16,7 @@ import {
   SIGNED_IN_MESSAGE,
   type SignedInMessage,
 } from '../../signin/signIn.ts';
+import { TEAMS_CONSENT_FLAG } from '../TeamTab/consentFlag.ts';
 
 /**
  * `/aad/callback`, where the directory sends the browser back: exchanges the code for a session and
@@ -38,6 +39,14 @@ export default function AadCallback() {
       if (!current) return;
       if ('failure' in completed) {
         setFailure(completed.failure);
+        return;
+      }
+      if (sessionStorage.getItem(TEAMS_CONSENT_FLAG)) {
+        // The Teams consent popup: the person consented while signing in; Teams closes the popup.
+        sessionStorage.removeItem(TEAMS_CONSENT_FLAG);
+        void import('../TeamTab/teamsHost.ts').then((teams) =>
+          teams.notifyTeamsConsentDone(services.config.teamsTabTestHosts ?? []),
+        );
         return;
       }
       const opener = services.config.directory.signInMode === 'popup' ? openerWaitingForSignIn() : null;

@@ -1,0 +1,125 @@
+import type { CallEventOption } from '@btalk/contracts';
+import type { AdaptiveCard } from '@microsoft/teams.cards';
+import { z } from 'zod';
+import { loadEvent, requireTarget } from '../calltree/eventStore.ts';
+import { callResponseRecorder } from '../commands/callResponseRecorder.ts';
+import { bellRinger } from '../commands/postEditor.ts';
+import { transact } from '../commands/transact.ts';
+import type { AppContext } from '../context.ts';
+import type { UserRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { loadSettings } from '../notifications/settings.ts';
+import { authorize, authorizeAnswerFor, eventAccess } from '../policies/calltree.ts';
+import { requireVisiblePost } from '../policies/post.ts';
+import { answeredCard, CardVerb, type Locale, noticeCard } from './cards.ts';
+import { tabDeepLink } from './deepLinks.ts';
+
+/** What a card's `Action.Execute` sends: its verb and data. */
+export interface CardAction {
+  verb: string;
+  data: unknown;
+}
+
+/** `calltree.answer`: the person's own answer; `answerId` is made per card, so two presses record one. */
+const AnswerData = z.object({
+  eventId: z.string().min(1).max(64),
+  optionId: z.string().min(1).max(40),
+  answerId: z.string().regex(/^[\w-]{8,64}$/),
+});
+
+/** `post.mute`: the person's bell on the post off. */
+const MuteData = z.object({ postId: z.string().min(1).max(64) });
+
+/** The time of day an answer was made, in the person's time zone (their quiet hours' zone). */
+function timeOfDay(iso: string, timeZone: string, locale: Locale): string {
+  try {
+    return new Intl.DateTimeFormat(locale === 'th' ? 'th-TH' : 'en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(iso));
+  } catch {
+    return iso.slice(11, 16);
+  }
+}
+
+async function answer(ctx: AppContext, user: UserRow, locale: Locale, data: z.infer<typeof AnswerData>) {
+  const openUrl = tabDeepLink(ctx.config, `/calltree/event/${encodeURIComponent(data.eventId)}`);
+  try {
+    // The same checks and command as `POST /api/calltree/events/:eventId/answers` for one's own answer.
+    const { event, recorded } = await transact(ctx, async (trx) => {
+      const event = await loadEvent(trx, data.eventId);
+      const access = await eventAccess(trx, user, event);
+      authorize(user, 'view', { event, access });
+      await requireTarget(trx, event.id, user.id);
+      await authorizeAnswerFor(trx, event.id, user.id, user.id);
+      const recorded = await callResponseRecorder(trx, user, event, user.id, {
+        id: data.answerId,
+        optionId: data.optionId,
+      });
+      return { event, recorded };
+    });
+    const options = JSON.parse(event.options) as CallEventOption[];
+    const label = options.find((o) => o.id === recorded.answer.option_id)?.label ?? recorded.answer.option_id;
+    const { quietHours } = await loadSettings(ctx.db.kysely, user.id);
+    return answeredCard({
+      locale,
+      eventTitle: event.title,
+      optionLabel: label,
+      time: timeOfDay(recorded.answer.answered_at, quietHours.timeZone, locale),
+      openUrl,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    // Nothing was written (the transaction rolled back); the card says why.
+    const say =
+      error.kind === 'notFound' || error.kind === 'forbidden'
+        ? 'notTargeted'
+        : error.kind === 'conflict'
+          ? 'closed'
+          : 'notUnderstood';
+    return noticeCard({ locale, say, openUrl });
+  }
+}
+
+async function mute(ctx: AppContext, user: UserRow, locale: Locale, data: z.infer<typeof MuteData>) {
+  try {
+    const post = await transact(ctx, async (trx) => {
+      const { post } = await requireVisiblePost(trx, user, data.postId);
+      await bellRinger(trx, user, post, 'off');
+      return post;
+    });
+    const openUrl = tabDeepLink(
+      ctx.config,
+      `/topics/${encodeURIComponent(post.topic_id)}#post-${Number(post.number)}`,
+    );
+    return noticeCard({ locale, say: 'muted', openUrl });
+  } catch (error) {
+    if (error instanceof AppError && (error.kind === 'notFound' || error.kind === 'forbidden')) {
+      return noticeCard({ locale, say: 'postGone' });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs an Adaptive Card action a person pressed in Teams (the bot endpoint has matched them to
+ * `user`) and answers the card that replaces the one pressed. Never throws for what people may send:
+ * data that does not fit the verb answers a card that says the action is not understood.
+ */
+export async function handleCardAction(
+  ctx: AppContext,
+  user: UserRow,
+  action: CardAction,
+): Promise<AdaptiveCard> {
+  const locale: Locale = user.locale === 'th' ? 'th' : 'en';
+  if (action.verb === CardVerb.answer) {
+    const data = AnswerData.safeParse(action.data);
+    if (data.success) return answer(ctx, user, locale, data.data);
+  } else if (action.verb === CardVerb.mute) {
+    const data = MuteData.safeParse(action.data);
+    if (data.success) return mute(ctx, user, locale, data.data);
+  }
+  return noticeCard({ locale, say: 'notUnderstood' });
+}
