@@ -252,6 +252,29 @@ export async function runCallEventIds(
 }
 
 /**
+ * Everyone a just-started event concerns, by the rule of `authorizeEvent`: the people it targets
+ * and the tree's event managers (admins too, whom the caller knows by role); and among them, who
+ * runs it (reads every answer). For the realtime stream: two queries, whatever the number of sockets.
+ */
+export async function callEventAudience(
+  db: Kysely<Database>,
+  eventId: string,
+): Promise<{ people: Set<string>; runners: Set<string> }> {
+  const event = await db
+    .selectFrom('call_events')
+    .select('tree_id')
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  if (!event) return { people: new Set(), runners: new Set() };
+  const [targets, managers] = await Promise.all([
+    db.selectFrom('call_event_targets').select('user_id').where('event_id', '=', eventId).execute(),
+    db.selectFrom('call_tree_managers').select('user_id').where('tree_id', '=', event.tree_id).execute(),
+  ]);
+  const runners = new Set(managers.map((m) => m.user_id));
+  return { people: new Set([...targets.map((t) => t.user_id), ...runners]), runners };
+}
+
+/**
  * Whether `user` may see the event (and so receive its room `callevent:<id>` in the realtime
  * stream): admins, the tree's event managers, and everyone the event targets.
  */

@@ -66,6 +66,34 @@ export async function canSeeTopic(db: Kysely<Database>, viewer: Viewer, topicId:
   return (await loadTopicAccess(db, viewer, topicId)) !== null;
 }
 
+/** The ids of the organisation-wide topics: everyone signed in sees them (realtime needs no per-person query). */
+export async function organisationTopicIds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('topics').select('id').where('visibility', '=', 'organisation').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The ids of the members-only topics a person may see: those they are a member of. */
+export async function membersOnlyTopicIds(db: Kysely<Database>, viewer: Viewer): Promise<string[]> {
+  const rows = await db
+    .selectFrom('topics')
+    .innerJoin('topic_members as m', 'm.topic_id', 'topics.id')
+    .select('topics.id')
+    .where('topics.visibility', '=', 'members')
+    .where('m.user_id', '=', viewer.id)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The people who may see a members-only topic: its members. */
+export async function topicMemberIds(db: Kysely<Database>, topicId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('topic_members')
+    .select('user_id')
+    .where('topic_id', '=', topicId)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
 /** The ids of every topic a person may see (for realtime room access). */
 export async function visibleTopicIds(db: Kysely<Database>, viewer: Viewer): Promise<string[]> {
   const rows = await db.selectFrom('topics').select('topics.id').where(visibleTo(viewer.id)).execute();

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { RealtimeCloseCode, type ServerMessage } from '@btalk/contracts';
 import { decodeJwt } from 'jose';
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { sessionRevoker } from '../commands/sessionCommands.ts';
 import { transact } from '../commands/transact.ts';
 import { buildOrg, headersFor } from '../test/calltree.ts';
 import { describeEachDatabase } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
 import { type SignedIn, signedIn } from '../test/session.ts';
-import { settle, TestClient } from './testing.ts';
+import { record, settle, TestClient } from './testing.ts';
 
 const API_KEY = 'btalk-web-development-key';
 
@@ -252,6 +252,94 @@ describeEachDatabase('realtime rooms of topics, call-tree events and sessions', 
     await expect(again.hello(person.token, API_KEY, null)).rejects.toThrow(/4001.*session has ended/);
     const me = await server.request({ method: 'GET', url: '/api/me', headers: person.headers });
     expect(me.statusCode).toBe(401);
+  });
+
+  it('opens a new organisation-wide topic to every socket without asking each socket again', async () => {
+    const author = await signedIn(server);
+    const readers = await Promise.all([signedIn(server), signedIn(server), signedIn(server)]);
+    const sockets = await Promise.all(readers.map((r) => connect(r)));
+    const access = vi.spyOn(server.ctx.rooms, 'access');
+    try {
+      const created = await api('POST', '/topics', author, { title: 'For all', visibility: 'organisation' });
+      const topicId = created.json().data.id as string;
+      await post(author, topicId, 'to everyone at once');
+      for (const socket of sockets) {
+        const seen = await socket.waitFor<EventMessage>(isEvent('post.created', `topic:${topicId}`));
+        expect(JSON.stringify(seen.payload)).toContain('to everyone at once');
+      }
+      // The room is everyone's: no socket had its rooms queried again (the cost of a new topic
+      // does not grow with the sockets, nor with the topics).
+      expect(access).not.toHaveBeenCalled();
+    } finally {
+      access.mockRestore();
+    }
+  });
+
+  it('opens a started call-tree event to its audience from its targets, not by asking every socket', async () => {
+    const admin = await signedIn(server, { role: 'admin' });
+    const stranger = await signedIn(server);
+    const { org, start } = await startedEvent(admin);
+    const c1Socket = await connect(await tokenOf(org.c1));
+    const b1Socket = await connect(await tokenOf(org.b1));
+    const strangerSocket = await connect(stranger);
+    const adminSocket = await connect(admin);
+    const access = vi.spyOn(server.ctx.rooms, 'access');
+    try {
+      const eventId = await start();
+      const room = `callevent:${eventId}`;
+      for (const socket of [c1Socket, b1Socket, adminSocket])
+        await socket.waitFor(isEvent('callevent.started', room));
+      await answer(org.c2, eventId);
+      await answer(org.c1, eventId);
+      // c1 gets their own answer, not their colleague's; b1 (their manager) and the admin get both.
+      await c1Socket.waitFor(
+        (m) => isEvent('callevent.answered', room)(m) && answeredAbout(c1Socket, org.c1.id).length > 0,
+      );
+      expect(answeredAbout(c1Socket, org.c2.id)).toHaveLength(0);
+      await b1Socket.waitFor(
+        (m) => isEvent('callevent.answered', room)(m) && answeredAbout(b1Socket, org.c1.id).length > 0,
+      );
+      expect(answeredAbout(b1Socket, org.c2.id)).toHaveLength(1);
+      await adminSocket.waitFor(
+        (m) => isEvent('callevent.answered', room)(m) && answeredAbout(adminSocket, org.c1.id).length > 0,
+      );
+      expect(answeredAbout(adminSocket, org.c2.id)).toHaveLength(1);
+      expect(access).not.toHaveBeenCalled();
+      await settle(100);
+      expect(strangerSocket.events().filter((e) => e.room === room)).toHaveLength(0);
+    } finally {
+      access.mockRestore();
+    }
+  });
+
+  it('keeps a topic made members-only streaming to its members, and to nobody else', async () => {
+    const owner = await signedIn(server);
+    const member = await signedIn(server);
+    const other = await signedIn(server);
+    const created = await api('POST', '/topics', owner, { title: 'Closing', visibility: 'organisation' });
+    const topicId = created.json().data.id as string;
+    const room = `topic:${topicId}`;
+    expect(
+      (await api('POST', `/topics/${topicId}/members`, owner, { userIds: [member.user.id] })).statusCode,
+    ).toBe(200);
+    const memberSocket = await connect(member);
+    const otherSocket = await connect(other);
+    const made = await server.request({
+      method: 'PATCH',
+      url: `/api/topics/${topicId}`,
+      headers: owner.headers,
+      payload: { visibility: 'members' },
+    });
+    expect(made.statusCode).toBe(200);
+    await post(owner, topicId, 'members only now');
+    const seen = await memberSocket.waitFor<EventMessage>(
+      (m) => isEvent('post.created', room)(m) && JSON.stringify(m).includes('members only now'),
+    );
+    expect(seen).toBeDefined();
+    // The other person's own event comes after the post in the log: once it arrives, the post would have.
+    await record(server.ctx, `user:${other.user.id}`, 'test.later');
+    await otherSocket.waitFor(isEvent('test.later'));
+    expect(JSON.stringify(otherSocket.events())).not.toContain('members only now');
   });
 
   it('closes the sockets of a session that signs out', async () => {

@@ -1,11 +1,13 @@
 import { CallTreeEventName, EventName } from '@btalk/contracts';
+import type { UserRow } from '../db/schema.ts';
 import {
+  callEventAudience,
   canSeeCallEvent,
   mayReceiveCallEvent,
   runCallEventIds,
   visibleCallEventIds,
 } from '../policies/calltree.ts';
-import { canSeeTopic, visibleTopicIds } from '../policies/topic.ts';
+import { canSeeTopic, membersOnlyTopicIds, organisationTopicIds, topicMemberIds } from '../policies/topic.ts';
 import type { EventFilter, RoomKind } from './rooms.ts';
 
 /**
@@ -13,8 +15,29 @@ import type { EventFilter, RoomKind } from './rooms.ts';
  * organisation-wide topic, members for a members-only one).
  */
 export const topicRooms: RoomKind = {
-  visibleIds: (db, user) => visibleTopicIds(db, user),
+  // Organisation-wide topics are everyone's rooms; a person's own list holds their members-only ones.
+  visibleIds: (db, user) => membersOnlyTopicIds(db, user),
   canSee: (db, user, id) => canSeeTopic(db, user, id),
+  everyoneIds: (db) => organisationTopicIds(db),
+  everyoneChangedBy(event) {
+    if (event.type !== EventName.topicCreated && event.type !== EventName.topicUpdated) return null;
+    const topic = (event.payload as { topic?: { id?: unknown; visibility?: unknown } } | null)?.topic;
+    if (typeof topic?.id !== 'string') return null;
+    return { id: topic.id, everyone: topic.visibility === 'organisation' };
+  },
+  // A topic made members-only stays open to its members, found in one query.
+  opens: (event) =>
+    event.type === EventName.topicUpdated &&
+    (event.payload as { topic?: { visibility?: unknown } } | null)?.topic?.visibility === 'members',
+  async openedBy(db, event) {
+    const id = (event.payload as { topic: { id: string } }).topic.id;
+    return {
+      room: `topic:${id}`,
+      userIds: new Set(await topicMemberIds(db, id)),
+      admins: false,
+      filterFor: () => undefined,
+    };
+  },
   accessChangedBy(event) {
     switch (event.type) {
       // The people concerned receive these in their own room or in the topic's room.
@@ -23,13 +46,6 @@ export const topicRooms: RoomKind = {
       case EventName.myMembershipAdded:
       case EventName.myMembershipRemoved:
         return 'audience';
-      // An organisation-wide topic (new, or made so) becomes visible to every connection; a topic
-      // made members-only is left by those in its room who are not members.
-      case EventName.topicCreated:
-      case EventName.topicUpdated: {
-        const topic = (event.payload as { topic?: { visibility?: string } } | null)?.topic;
-        return topic?.visibility === 'organisation' ? 'everyone' : 'audience';
-      }
       default:
         return null;
     }
@@ -49,9 +65,24 @@ export const callEventRooms: RoomKind = {
     const runs = await runCallEventIds(db, user, ids);
     const filters = new Map<string, EventFilter>();
     for (const id of ids) {
-      if (!runs.has(id)) filters.set(id, (event) => mayReceiveCallEvent(false, user.id, event.payload));
+      if (!runs.has(id)) filters.set(id, answersFilter(user));
     }
     return filters;
   },
-  accessChangedBy: (event) => (event.type === CallTreeEventName.started ? 'everyone' : null),
+  // A started event opens its room to its audience, found from its targets in two queries.
+  opens: (event) => event.type === CallTreeEventName.started,
+  async openedBy(db, event) {
+    const id = (event.payload as { eventId: string }).eventId;
+    const { people, runners } = await callEventAudience(db, id);
+    return {
+      room: `callevent:${id}`,
+      userIds: people,
+      admins: true,
+      filterFor: (user) => (user.role === 'admin' || runners.has(user.id) ? undefined : answersFilter(user)),
+    };
+  },
 };
+
+function answersFilter(user: UserRow): EventFilter {
+  return (event) => mayReceiveCallEvent(false, user.id, event.payload);
+}

@@ -24,6 +24,7 @@ import {
   prunedThrough,
   pruneEvents,
 } from './log.ts';
+import type { RoomKind } from './rooms.ts';
 import { type ClusterSignal, LocalSignal, RedisSignal } from './signal.ts';
 import { VolatileRelay } from './volatile.ts';
 
@@ -53,6 +54,13 @@ export class RealtimeHub {
   readonly #limits: RealtimeLimits;
   readonly #rooms = new Map<string, Set<Connection>>();
   readonly #connections = new Set<Connection>();
+  /** Each person's sockets on this instance, to open a room to many people at once. */
+  readonly #byUser = new Map<string, Set<Connection>>();
+  /**
+   * Rooms everyone signed in sees (organisation-wide topics): sent to every socket, kept up to date
+   * from the log's events, so creating one costs no query per socket.
+   */
+  #everyone = new Set<string>();
   readonly #timers: NodeJS.Timeout[] = [];
   #unsubscribeBus: () => void = () => {};
   /** The greatest `seq` read from the log and fanned out. */
@@ -68,7 +76,7 @@ export class RealtimeHub {
     this.#signal = ctx.config.redisUrl ? new RedisSignal(ctx.config.redisUrl, log) : new LocalSignal();
     this.#limits = new RealtimeLimits(ctx.config.realtime);
     this.#volatile = new VolatileRelay({
-      subscribers: (room) => this.#rooms.get(room) ?? [],
+      subscribers: (room) => this.#subscribers(room),
       publish: (message) => this.#signal.publishVolatile(message),
     });
   }
@@ -97,8 +105,26 @@ export class RealtimeHub {
   }
 
   async #findHead(): Promise<void> {
-    this.position = await headSeq(this.#ctx.db.kysely);
+    const position = await headSeq(this.#ctx.db.kysely);
+    // After the head: a room that changes meanwhile is also changed by an event after it.
+    this.#everyone = await this.#ctx.rooms.everyoneRooms(this.#ctx.db.kysely);
+    this.position = position;
     this.#headKnown = true;
+  }
+
+  /** The sockets of a room: every socket for everyone's rooms, else those that follow it. */
+  #subscribers(room: string): Iterable<Connection> {
+    return this.#everyone.has(room) ? this.#connections : (this.#rooms.get(room) ?? []);
+  }
+
+  /** Whether a socket receives a room. */
+  #follows(connection: Connection, room: string): boolean {
+    return connection.rooms.has(room) || this.#everyone.has(room);
+  }
+
+  /** Rooms to replay for a socket: its own and everyone's. */
+  #replayRooms(connection: Connection): string[] {
+    return [...connection.rooms, ...this.#everyone];
   }
 
   /** Number of signed-in sockets on this instance. */
@@ -137,7 +163,13 @@ export class RealtimeHub {
         if (!this.#headKnown) await this.#findHead();
         do {
           events = await eventsAfter(this.#ctx.db.kysely, this.position, PAGE);
-          for (const event of events) this.#dispatch(event);
+          for (const event of events) {
+            // A room this event opens (a started call-tree event, to its audience) is opened first,
+            // in one go, so the event itself reaches everyone it concerns.
+            const opener = this.#ctx.rooms.opener(event);
+            if (opener) await this.#open(opener, event);
+            this.#dispatch(event);
+          }
         } while (events.length === PAGE && !this.#stopped);
       } catch (error) {
         // The next commit or poll tries again from the same position: nothing is skipped.
@@ -147,18 +179,43 @@ export class RealtimeHub {
     } while (this.#wakeAgain && !this.#stopped);
   }
 
+  /** Opens the room an event opens to the sockets of its people (and admins), with their filters. */
+  async #open(opener: RoomKind, event: DomainEventRecord): Promise<void> {
+    const opened = await opener.openedBy?.(this.#ctx.db.kysely, event);
+    if (!opened) return;
+    const add = (connection: Connection) => {
+      if (connection.closed || connection.rooms.has(opened.room)) return;
+      const filter = opened.filterFor(connection.user);
+      if (filter) connection.filters.set(opened.room, filter);
+      else connection.filters.delete(opened.room);
+      connection.rooms.add(opened.room);
+      let set = this.#rooms.get(opened.room);
+      if (!set) {
+        set = new Set();
+        this.#rooms.set(opened.room, set);
+      }
+      set.add(connection);
+    };
+    for (const userId of opened.userIds)
+      for (const connection of this.#byUser.get(userId) ?? []) add(connection);
+    if (opened.admins) {
+      for (const connection of this.#connections) if (connection.user.role === 'admin') add(connection);
+    }
+  }
+
   #dispatch(event: DomainEventRecord): void {
     this.position = event.seq;
-    const subscribers = this.#rooms.get(event.room);
-    if (subscribers && subscribers.size > 0) {
-      const item: OutgoingEvent = { event, text: eventText(event) };
-      for (const connection of subscribers) connection.deliver(item);
-    }
+    const change = this.#ctx.rooms.everyoneChangedBy(event);
+    if (change?.everyone) this.#everyone.add(change.room);
+    else if (change) this.#everyone.delete(change.room);
+    const subscribers = this.#subscribers(event.room);
+    const item: OutgoingEvent = { event, text: eventText(event) };
+    for (const connection of subscribers) connection.deliver(item);
     const scope = this.#ctx.rooms.accessChangedBy(event);
     if (scope === 'everyone') {
       for (const connection of this.#connections) this.#reevaluate(connection, event);
-    } else if (scope === 'audience' && subscribers) {
-      for (const connection of [...subscribers]) this.#reevaluate(connection, event);
+    } else if (scope === 'audience') {
+      for (const connection of [...(this.#rooms.get(event.room) ?? [])]) this.#reevaluate(connection, event);
     }
   }
 
@@ -218,7 +275,7 @@ export class RealtimeHub {
     for (const room of connection.rooms) {
       if (!rooms.has(room)) this.#rooms.get(room)?.delete(connection);
     }
-    this.#volatile.forget(connection, rooms);
+    this.#volatile.forget(connection, new Set([...rooms, ...this.#everyone]));
     for (const room of rooms) {
       let set = this.#rooms.get(room);
       if (!set) {
@@ -328,7 +385,7 @@ export class RealtimeHub {
           break;
         case 'typing':
         case 'presence':
-          if (!c.rooms.has(m.room)) {
+          if (!this.#follows(c, m.room)) {
             c.send({ type: 'error', reason: 'forbiddenRoom', message: `You do not follow ${m.room}.` });
           } else if (m.type === 'typing') this.#volatile.typing(c, m);
           else this.#volatile.presence(c, m);
@@ -379,6 +436,12 @@ export class RealtimeHub {
       },
     );
     this.#connections.add(connection);
+    let mine = this.#byUser.get(connection.user.id);
+    if (!mine) {
+      mine = new Set();
+      this.#byUser.set(connection.user.id, mine);
+    }
+    mine.add(connection);
     connection.runExclusive(async () => {
       const db = this.#ctx.db.kysely;
       const { rooms, filters } = await this.#ctx.rooms.access(db, connection.user);
@@ -398,14 +461,15 @@ export class RealtimeHub {
       } else if (last > start && last > (await headSeq(db))) {
         resync('unknownSeq');
       } else if (
-        (await countEventsBetween(db, [...rooms], last, start, MAX_REPLAY_EVENTS + 1)) > MAX_REPLAY_EVENTS
+        (await countEventsBetween(db, this.#replayRooms(connection), last, start, MAX_REPLAY_EVENTS + 1)) >
+        MAX_REPLAY_EVENTS
       ) {
         resync('tooFarBehind');
       } else {
         connection.sentSeq = last;
         let after = last;
         for (;;) {
-          const page = await eventsBetween(db, [...rooms], after, start, PAGE);
+          const page = await eventsBetween(db, this.#replayRooms(connection), after, start, PAGE);
           for (const event of page) connection.sendEvent({ event, text: eventText(event) });
           if (page.length < PAGE || connection.closed) break;
           after = page.at(-1)!.seq;
@@ -456,6 +520,9 @@ export class RealtimeHub {
   #remove(connection: Connection): void {
     connection.closed = true;
     if (this.#connections.delete(connection)) this.#limits.release(connection.user.id);
+    const mine = this.#byUser.get(connection.user.id);
+    mine?.delete(connection);
+    if (mine?.size === 0) this.#byUser.delete(connection.user.id);
     this.#volatile.forget(connection);
     for (const room of connection.rooms) {
       const set = this.#rooms.get(room);

@@ -34,6 +34,31 @@ export interface RoomKind {
   filters?(db: Kysely<Database>, user: UserRow, ids: string[]): Promise<Map<string, EventFilter>>;
   /** Whether an event (of any room) may change who sees rooms of this kind; null when it cannot. */
   accessChangedBy?(event: DomainEventRecord): AccessScope | null;
+  /**
+   * Rooms of this kind that everyone signed in sees (organisation-wide topics): the stream sends
+   * them to every socket without a query per person, and `visibleIds` leaves them out.
+   */
+  everyoneIds?(db: Kysely<Database>): Promise<string[]>;
+  /** Whether an event makes a room of this kind everyone's (true) or no longer (false); null: neither. */
+  everyoneChangedBy?(event: DomainEventRecord): { id: string; everyone: boolean } | null;
+  /**
+   * Whether an event opens a room of this kind to some people, who are then found in one go
+   * (`openedBy`) rather than by asking every socket again; sync, so most events cost nothing.
+   */
+  opens?(event: DomainEventRecord): boolean;
+  /** The room an event opens and to whom (by id, and admins by role), with each one's filter. */
+  openedBy?(db: Kysely<Database>, event: DomainEventRecord): Promise<OpenedRoom | null>;
+}
+
+/** A room an event opened to some people (`RoomKind.openedBy`). */
+export interface OpenedRoom {
+  room: string;
+  /** The people who now see it. */
+  userIds: ReadonlySet<string>;
+  /** Whether every admin sees it too. */
+  admins: boolean;
+  /** Which of its events each of them may receive (undefined: all). */
+  filterFor(user: UserRow): EventFilter | undefined;
 }
 
 /**
@@ -72,6 +97,30 @@ export class RoomRegistry {
         filters.set(`${kind}:${id}`, filter);
     }
     return { rooms, filters };
+  }
+
+  /** Every room everyone signed in sees now, over all kinds. */
+  async everyoneRooms(db: Kysely<Database>): Promise<Set<string>> {
+    const rooms = new Set<string>();
+    for (const [kind, definition] of this.#kinds) {
+      for (const id of (await definition.everyoneIds?.(db)) ?? []) rooms.add(`${kind}:${id}`);
+    }
+    return rooms;
+  }
+
+  /** The room an event makes everyone's, or no longer, if any. */
+  everyoneChangedBy(event: DomainEventRecord): { room: string; everyone: boolean } | null {
+    for (const [kind, definition] of this.#kinds) {
+      const change = definition.everyoneChangedBy?.(event);
+      if (change) return { room: `${kind}:${change.id}`, everyone: change.everyone };
+    }
+    return null;
+  }
+
+  /** The kind whose room this event opens to some people, if any (sync: a cheap check per event). */
+  opener(event: DomainEventRecord): RoomKind | null {
+    for (const definition of this.#kinds.values()) if (definition.opens?.(event)) return definition;
+    return null;
   }
 
   /** Whether the person may see a room; unknown kinds are never visible. */
