@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -36,6 +37,9 @@ const API_KEY_EXEMPT = [
   // The Teams bot's activities carry the Bot Framework's signed token instead (teams/bot.ts).
   BOT_MESSAGES_PATH,
 ];
+
+/** The API answers worth compressing: JSON and text, but no event stream. */
+const API_COMPRESSIBLE = /^(?:application\/(?:[\w.-]+\+)?json|text\/(?!event-stream)[\w.+-]+)\s*(?:;|$)/i;
 
 /** Options that only tests and tools change. */
 export interface BuildOptions {
@@ -116,6 +120,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(
     async (api) => {
+      // Answers of 1 KB and more in brotli or gzip, as the client accepts (brotli at quality 4: fast
+      // enough to compress on the fly). JSON and text only (CSV reports): attachment downloads
+      // (images, application/octet-stream) keep their Content-Length, and the realtime WebSocket
+      // is never compressed here.
+      await api.register(fastifyCompress, {
+        threshold: 1024,
+        encodings: ['br', 'gzip'],
+        customTypes: API_COMPRESSIBLE,
+      });
       // One limiter (and Redis connection) for every route that asks for a limit.
       await registerRateLimits(api, ctx);
       for (const routes of apiRoutes(ctx)) await api.register(routes);

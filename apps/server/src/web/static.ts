@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Serves the built web app. Hashed assets are cached for a year; index.html is never cached, and
- * any GET outside /api that matches no file gets index.html so that client-side routes load.
+ * any GET outside /api that matches no file gets index.html so that client-side routes load. The
+ * build writes a brotli (`.br`) and a gzip (`.gz`) copy of each text file of 256 bytes or more
+ * (apps/web/vite.config.ts): a browser that accepts one gets it, with `Vary: Accept-Encoding`.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string | null): Promise<void> {
   const index = webDist ? path.join(webDist, 'index.html') : null;
@@ -15,6 +17,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string | nul
       root: webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
