@@ -1,10 +1,9 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { ScenePage } from '../../components/ScenePage.tsx';
@@ -12,6 +11,10 @@ import { useServices } from '../../services.tsx';
 import { POPUP_FEATURES, POPUP_NAME, startSignIn } from '../../signin/signIn.ts';
 import { useStore } from '../../stores/createStore.ts';
 import { usePopupResult } from './usePopupResult.ts';
+
+// Shown only after signing out or when signing in failed: the sign-in screen that sends the person
+// straight on to the directory does not load it (first-load budget, issue 14).
+const Alert = lazy(() => import('@mui/material/Alert'));
 
 /** What the sign-in screen is doing. */
 type Status = 'starting' | 'leaving' | 'popup' | 'needsClick' | 'failed' | 'signedOut';
@@ -82,16 +85,18 @@ export default function Login() {
   const busy = status === 'starting' || status === 'leaving' || status === 'popup';
   return (
     <ScenePage title={t('title')}>
-      {status === 'signedOut' && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('signedOut')}
-        </Alert>
-      )}
-      {status === 'failed' && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {t('failed')}
-        </Alert>
-      )}
+      <Suspense fallback={null}>
+        {status === 'signedOut' && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('signedOut')}
+          </Alert>
+        )}
+        {status === 'failed' && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {t('failed')}
+          </Alert>
+        )}
+      </Suspense>
       <Typography color="text.secondary" gutterBottom>
         {status === 'popup' ? t('popupOpen') : status === 'needsClick' ? t('needsClick') : t('text')}
       </Typography>

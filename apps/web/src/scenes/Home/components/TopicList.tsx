@@ -6,13 +6,35 @@ import Chip from '@mui/material/Chip';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
-import { VirtualList } from '../../../components/VirtualList.tsx';
 import { useServices } from '../../../services.tsx';
+
+// Virtualisation (react-virtuoso) loads only for a list longer than one page: most people's Home
+// shows one short page, and the first screen stays within its JavaScript budget (issue 14).
+const VirtualList = lazy(async () => ({
+  default: (await import('../../../components/VirtualList.tsx')).VirtualList,
+})) as typeof import('../../../components/VirtualList.tsx').VirtualList;
+
+/** Topics per page; a list of one page is short enough to render whole. */
+export const TOPIC_PAGE_SIZE = 30;
+
+/** A short list rendered whole, as the virtualised list renders it (a named list of items). */
+function PlainList({ label, items }: { label: string; items: readonly Topic[] }) {
+  return (
+    <ul aria-label={label} style={{ margin: 0, padding: 0, listStyle: 'none' }}>
+      {items.map((topic) => (
+        <li key={topic.id}>
+          <TopicRow topic={topic} />
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function TopicRow({ topic }: { topic: Topic }) {
   const { t } = useTranslation('home');
@@ -63,7 +85,7 @@ export function TopicList({ scope }: { scope: 'mine' | 'all' }) {
   const { api } = useServices();
   const topics = useInfiniteQuery({
     queryKey: queryKeys.topics.list(scope),
-    queryFn: ({ pageParam }) => api.topics.list({ scope, cursor: pageParam, limit: 30 }),
+    queryFn: ({ pageParam }) => api.topics.list({ scope, cursor: pageParam, limit: TOPIC_PAGE_SIZE }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     meta: { silent: true },
@@ -72,15 +94,20 @@ export function TopicList({ scope }: { scope: 'mine' | 'all' }) {
   if (topics.isError) return <StateMessage text={t('failed')} onRetry={() => topics.refetch()} />;
   const items = topics.data.pages.flatMap((p) => p.items);
   if (items.length === 0) return <StateMessage text={scope === 'mine' ? t('emptyMine') : t('emptyAll')} />;
+  if (!topics.hasNextPage && items.length <= TOPIC_PAGE_SIZE) {
+    return <PlainList label={t('listLabel')} items={items} />;
+  }
   return (
-    <VirtualList
-      label={t('listLabel')}
-      items={items}
-      itemKey={(topic) => topic.id}
-      renderItem={(topic) => <TopicRow topic={topic} />}
-      onEndReached={() => {
-        if (topics.hasNextPage && !topics.isFetchingNextPage) void topics.fetchNextPage();
-      }}
-    />
+    <Suspense fallback={<StateMessage text={t('loading')} />}>
+      <VirtualList
+        label={t('listLabel')}
+        items={items}
+        itemKey={(topic) => topic.id}
+        renderItem={(topic) => <TopicRow topic={topic} />}
+        onEndReached={() => {
+          if (topics.hasNextPage && !topics.isFetchingNextPage) void topics.fetchNextPage();
+        }}
+      />
+    </Suspense>
   );
 }
