@@ -1,0 +1,174 @@
+/**
+ * The server side of bench/crisis.ts, run as a child process so that the clients' work does not
+ * distort it. Builds the scene through the real app: a directory of `people` (bench/directory.ts),
+ * a call tree over all of them, `managers` of them given the tree's event manager role, a crisis
+ * team of `crisis` admins outside the tree, `others` people outside the tree, and a probe author who
+ * opens an organisation-wide topic; then starts an event over the whole tree. Answers the port, the
+ * ids and the tokens over IPC.
+ *
+ * Arguments (JSON in argv[2]): { people, managers, crisis, others, answerers, postgres }.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
+import { loadConfig } from '../apps/server/src/config/index.ts';
+import { createContext } from '../apps/server/src/context.ts';
+import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
+import type { NewUserRow } from '../apps/server/src/db/schema.ts';
+import { newId, now } from '../apps/server/src/ids.ts';
+import { sessionToken } from '../apps/server/src/test/session.ts';
+import { serverVersion } from '../apps/server/src/version.ts';
+import { directory } from './directory.ts';
+
+export interface CrisisOptions {
+  people: number;
+  managers: number;
+  crisis: number;
+  others: number;
+  /** How many distinct targets answer (one answer each). */
+  answerers: number;
+  postgres: boolean;
+}
+
+export interface CrisisReady {
+  type: 'ready';
+  port: number;
+  apiKey: string;
+  database: string;
+  eventId: string;
+  topicId: string;
+  /** Tokens of the watchers: the tree's event managers, then the crisis team. */
+  watcherTokens: string[];
+  otherTokens: string[];
+  probeToken: string;
+  /** The answerers, in the order they answer. */
+  answerers: { id: string; token: string }[];
+}
+
+const options = JSON.parse(process.argv[2]!) as CrisisOptions;
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** People outside the tree (no manager, nobody reports to them). */
+function outsiders(count: number, prefix: string, role: 'admin' | 'member'): NewUserRow[] {
+  const at = now();
+  return Array.from({ length: count }, (_, i) => ({
+    id: newId(),
+    issuer: 'https://bench.directory',
+    subject: `${prefix}${i}`,
+    tenant_id: null,
+    email: `${prefix}${i}@bench.test`,
+    display_name: `${prefix} ${i}`,
+    department: 'Operations',
+    job_title: 'Staff',
+    manager_subject: null,
+    phone: null,
+    locale: 'en' as const,
+    role,
+    tokens_valid_after: null,
+    terms_accepted_version: 1,
+    created_at: at,
+    updated_at: at,
+  }));
+}
+
+async function openDb() {
+  if (!options.postgres) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-bench-'));
+    process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+    return { db: openDatabase({ dataDir }), dataDir, label: 'sqlite', dropSchema: async () => {} };
+  }
+  // A fresh schema, dropped on exit, as the server tests make one (apps/server/src/test/db.ts).
+  const schema = `btalk_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const dropSchema = async () => {
+    await admin.query(`drop schema ${schema} cascade`).catch(() => {});
+    await admin.end();
+  };
+  const db = openDatabase({ databaseUrl: PG_URL, dataDir: ':memory:', pgSchema: schema });
+  return { db, dataDir: ':memory:', label: 'postgres', dropSchema };
+}
+
+const { db, dataDir, label, dropSchema } = await openDb();
+let running: Awaited<ReturnType<typeof buildApp>> | undefined;
+// The parent ends the run with SIGTERM: close the app and the database, drop the schema, exit.
+process.once('SIGTERM', async () => {
+  await running?.close().catch(() => {});
+  await db.close().catch(() => {});
+  await dropSchema();
+  process.exit(0);
+});
+await migrateToLatest(db);
+// The probe author posts every second for the whole run: past a person's write limit, so the limit
+// is raised as bench/topics.ts does (each answerer writes once anyway).
+const config = loadConfig({
+  BTALK_ENV: 'test',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
+});
+const ctx = createContext(config, db, serverVersion);
+
+const people = directory(options.people);
+const crisis = outsiders(options.crisis, 'crisis', 'admin');
+const others = outsiders(options.others, 'other', 'member');
+const [probeAuthor] = outsiders(1, 'probe', 'member');
+for (const rows of [people, crisis, others, [probeAuthor!]]) await insertInChunks(db.kysely, 'users', rows);
+
+const app = await buildApp(ctx, { logger: false });
+running = app;
+await app.listen({ port: 0, host: '127.0.0.1' });
+const token = (id: string) => sessionToken({ ctx }, id);
+const rootHeaders = { 'x-api-key': config.apiKey, authorization: `Bearer ${await token(people[0]!.id)}` };
+async function api(headers: Record<string, string>, method: 'POST' | 'PUT', url: string, payload?: object) {
+  const res = await app.inject({ method, url: `/api${url}`, headers, ...(payload ? { payload } : {}) });
+  if (res.statusCode !== 200)
+    throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  return (res.json() as { data: Record<string, unknown> }).data;
+}
+
+const tree = (await api(rootHeaders, 'POST', '/calltree/trees', {
+  name: 'Everyone',
+  rootUserId: people[0]!.id,
+})) as { tree: { id: string } };
+// The managers who watch: the people right under the top (p1, p2, ...), given the event manager role.
+const managers = people.slice(1, 1 + options.managers);
+for (const m of managers)
+  await api(rootHeaders, 'PUT', `/calltree/trees/${tree.tree.id}/event-managers/${m.id}`);
+const topic = (await api(
+  { 'x-api-key': config.apiKey, authorization: `Bearer ${await token(probeAuthor!.id)}` },
+  'POST',
+  '/topics',
+  { title: 'Probe', visibility: 'organisation' },
+)) as { id: string };
+const event = (await api(rootHeaders, 'POST', `/calltree/trees/${tree.tree.id}/events`, {
+  title: 'Crisis bench',
+  message: 'Are you safe?',
+  kind: 'real',
+})) as { id: string; totals: { total: number } };
+if (event.totals.total !== options.people) throw new Error('the event does not target everyone');
+
+// Answerers: targets spread over the whole directory, each answering once for themselves (the
+// managers who watch are targets too, and answer when their turn comes).
+if (options.answerers > people.length) throw new Error(`only ${people.length} targets can answer`);
+const step = people.length / options.answerers;
+const answererRows = Array.from({ length: options.answerers }, (_, i) => people[Math.floor(i * step)]!);
+
+const ready: CrisisReady = {
+  type: 'ready',
+  port: (app.server.address() as { port: number }).port,
+  apiKey: config.apiKey,
+  database: label,
+  eventId: event.id,
+  topicId: topic.id,
+  watcherTokens: await Promise.all([...managers, ...crisis].map((u) => token(u.id))),
+  otherTokens: await Promise.all(others.map((u) => token(u.id))),
+  probeToken: await token(probeAuthor!.id),
+  answerers: await Promise.all(answererRows.map(async (u) => ({ id: u.id, token: await token(u.id) }))),
+};
+process.send!(ready);

@@ -1,0 +1,275 @@
+/**
+ * The crisis minute (issue 14, point 1): a call-tree event over `people` people while `others`
+ * other signed-in sockets are connected; answers arrive through the real API
+ * (POST /api/calltree/events/:id/answers, each as its own target) at `rate` a second for `seconds`
+ * seconds while `watchers` (the tree's event managers and a crisis team of admins) watch the
+ * event's room live. The server is a child process (bench/crisis-server.ts); the clients live in
+ * this process and measure on one clock.
+ *
+ * Figures: answers acknowledged / sent; answer latency (send to HTTP 200) p50/p99; roll-up
+ * reflection, from an answer's acknowledgement until each watcher socket has its
+ * `callevent.answered` (an event that arrives before the acknowledgement counts as 0; the time from
+ * the answer's send is printed too, as an upper bound that includes the answer's own latency); and the
+ * delivery delay of a probe post, made every second in an organisation-wide topic, to the other
+ * sockets: before the storm (reference, same run) and during it.
+ *
+ *   ulimit -n 65536; sh scripts/node.sh node --experimental-strip-types \
+ *     --disable-warning=ExperimentalWarning bench/crisis.ts [--people=10000] [--others=5000] \
+ *     [--watchers=50] [--rate=200] [--seconds=50] [--reference=10] [--postgres]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import type { CrisisOptions, CrisisReady } from './crisis-server.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) =>
+  Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const PEOPLE = arg('people', 10_000);
+const OTHERS = arg('others', 5000);
+const WATCHERS = arg('watchers', 50);
+const RATE = arg('rate', 200);
+const SECONDS = arg('seconds', 50);
+const REFERENCE_SECONDS = arg('reference', 10);
+const POSTGRES = args.includes('--postgres');
+/** How long after the last answer the watchers and other sockets may take before a delivery counts as lost. */
+const DRAIN_MS = 15_000;
+const CONNECT_BATCH = 200;
+/** One admin in ten of the watchers is the crisis team (at least one); the rest manage the tree. */
+const CRISIS = Math.max(1, Math.round(WATCHERS / 10));
+const MANAGERS = WATCHERS - CRISIS;
+
+const clock = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+}
+const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(1)} ms`);
+const line = (s: ReturnType<typeof summary>) =>
+  `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (n=${s.n})`;
+
+function startServer(): Promise<{ child: ChildProcess; ready: CrisisReady }> {
+  const options: CrisisOptions = {
+    people: PEOPLE,
+    managers: MANAGERS,
+    crisis: CRISIS,
+    others: OTHERS,
+    answerers: RATE * SECONDS,
+    postgres: POSTGRES,
+  };
+  const child = fork(new URL('./crisis-server.ts', import.meta.url), [JSON.stringify(options)], {
+    execArgv: ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before it was ready`)));
+    child.on('message', (m: CrisisReady) => {
+      if (m.type === 'ready') resolve({ child, ready: m });
+    });
+  });
+}
+
+const started = clock();
+const { child, ready } = await startServer();
+console.log(
+  `${ready.database}: ${PEOPLE} targets, ${OTHERS} other sockets, ${WATCHERS} watchers ` +
+    `(${MANAGERS} event managers, ${CRISIS} crisis-team admins), ${RATE} answers/s for ${SECONDS} s; ` +
+    `set up in ${((clock() - started) / 1000).toFixed(0)} s`,
+);
+
+/** Probe posts: when each was sent, and its delivery delays to the other sockets by phase. */
+const probeSentAt = new Map<string, number>();
+const probeDelays = { reference: [] as number[], storm: [] as number[] };
+let phase: 'reference' | 'storm' = 'reference';
+const probeCounts = { reference: 0, storm: 0 };
+/** Answers: send and acknowledgement times per person, and when each watcher socket received them. */
+const sentAtOf = new Map<string, number>();
+const ackedAt = new Map<string, number>();
+const reflectedAt = new Map<string, number[]>();
+
+function connect(token: string, onMessage: (text: string, at: number) => void): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${ready.port}/api/realtime`);
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'hello', token, apiKey: ready.apiKey, lastSeq: null })),
+    );
+    socket.on('message', (data) => {
+      const at = clock();
+      const text = data.toString();
+      if (text.startsWith('{"type":"ready"')) resolve(socket);
+      else onMessage(text, at);
+    });
+  });
+}
+
+const onOther = (text: string, at: number) => {
+  if (!text.includes('"post.created"')) return;
+  const marker = /crisis-probe-\d+/.exec(text)?.[0];
+  const sentAt = marker ? probeSentAt.get(marker) : undefined;
+  if (sentAt !== undefined) probeDelays[phase].push(at - sentAt);
+};
+const onWatcher = (text: string, at: number) => {
+  if (!text.includes('"callevent.answered"')) return;
+  const personId = (JSON.parse(text) as { payload: { personId: string } }).payload.personId;
+  const times = reflectedAt.get(personId);
+  if (times) times.push(at);
+  else reflectedAt.set(personId, [at]);
+};
+
+const sockets: WebSocket[] = [];
+async function connectAll(tokens: string[], onMessage: (text: string, at: number) => void) {
+  for (let i = 0; i < tokens.length; i += CONNECT_BATCH) {
+    sockets.push(
+      ...(await Promise.all(tokens.slice(i, i + CONNECT_BATCH).map((t) => connect(t, onMessage)))),
+    );
+  }
+}
+await connectAll(ready.watcherTokens, onWatcher);
+await connectAll(ready.otherTokens, onOther);
+
+const base = `http://127.0.0.1:${ready.port}/api`;
+let probes = 0;
+async function probe(): Promise<void> {
+  probes += 1;
+  const marker = `crisis-probe-${probes}`;
+  probeSentAt.set(marker, clock());
+  probeCounts[phase] += 1;
+  const res = await fetch(`${base}/topics/${ready.topicId}/posts`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': ready.apiKey,
+      authorization: `Bearer ${ready.probeToken}`,
+    },
+    body: JSON.stringify({ clientId: marker, body: marker }),
+  });
+  if (!res.ok) throw new Error(`probe post failed: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** One probe a second for `seconds` seconds, then time for the last one to arrive. */
+async function probeFor(seconds: number): Promise<void> {
+  const from = clock();
+  for (let n = 0; n < seconds; n++) {
+    const wait = from + n * 1000 - clock();
+    if (wait > 0) await sleep(wait);
+    await probe();
+  }
+}
+
+// Warm up (JIT, keep-alive connections), then the reference: probes with no answers arriving.
+await probe();
+await sleep(2000);
+probeDelays.reference.length = 0;
+probeCounts.reference = 0;
+await probeFor(REFERENCE_SECONDS);
+await sleep(1000);
+
+// The storm: answers at RATE a second (each target once), probes every second alongside.
+phase = 'storm';
+const latencies: number[] = [];
+const failures: string[] = [];
+const stormFrom = clock();
+const probing = probeFor(SECONDS);
+const sends: Promise<void>[] = [];
+for (let n = 0; n < ready.answerers.length; n++) {
+  const due = stormFrom + (n * 1000) / RATE;
+  const wait = due - clock();
+  if (wait > 0) await sleep(wait);
+  const { id, token } = ready.answerers[n]!;
+  const sentAt = clock();
+  sentAtOf.set(id, sentAt);
+  sends.push(
+    fetch(`${base}/calltree/events/${ready.eventId}/answers`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': ready.apiKey,
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ id: `crisis-answer-${n}`, optionId: n % 10 === 0 ? 'need_help' : 'safe' }),
+    }).then(
+      async (res) => {
+        const at = clock();
+        const text = await res.text();
+        if (!res.ok) {
+          failures.push(`HTTP ${res.status} ${text.slice(0, 200)}`);
+          return;
+        }
+        ackedAt.set(id, at);
+        latencies.push(at - sentAt);
+      },
+      (error: Error) => {
+        failures.push(error.message);
+      },
+    ),
+  );
+}
+const sendingMs = clock() - stormFrom;
+await Promise.all(sends);
+await probing;
+const deadline = clock() + DRAIN_MS;
+const expectedReflections = () => ackedAt.size * WATCHERS;
+const receivedReflections = () => [...reflectedAt.values()].reduce((sum, t) => sum + t.length, 0);
+while (clock() < deadline && receivedReflections() < expectedReflections()) await sleep(50);
+await sleep(1000);
+
+const reflections: number[] = [];
+const fromSend: number[] = [];
+let beforeAck = 0;
+for (const [personId, times] of reflectedAt) {
+  const acked = ackedAt.get(personId);
+  if (acked === undefined) continue;
+  for (const at of times) {
+    if (at < acked) beforeAck += 1;
+    reflections.push(Math.max(0, at - acked));
+    fromSend.push(at - sentAtOf.get(personId)!);
+  }
+}
+const answers = summary(latencies);
+const reflection = summary(reflections);
+const reflectionFromSend = summary(fromSend);
+const reference = summary(probeDelays.reference);
+const storm = summary(probeDelays.storm);
+const lostProbes = {
+  reference: probeCounts.reference * OTHERS - probeDelays.reference.length,
+  storm: probeCounts.storm * OTHERS - probeDelays.storm.length,
+};
+
+console.log(
+  `answers acknowledged / sent: ${ackedAt.size} / ${ready.answerers.length} (sending took ${(sendingMs / 1000).toFixed(1)} s)`,
+);
+if (failures.length > 0) console.log(`  first failures: ${failures.slice(0, 3).join(' | ')}`);
+console.log(`answer latency (send to 200):            ${line(answers)}`);
+console.log(
+  `roll-up reflection (ack to watcher):     ${line(reflection)}; ${beforeAck} before the ack, ` +
+    `${expectedReflections() - receivedReflections()} missing`,
+);
+console.log(`roll-up reflection (send to watcher):    ${line(reflectionFromSend)}`);
+console.log(`probe delay to other sockets, reference: ${line(reference)}; lost ${lostProbes.reference}`);
+console.log(`probe delay to other sockets, storm:     ${line(storm)}; lost ${lostProbes.storm}`);
+console.log(
+  `other sockets delayed by the storm (p99 storm - p99 reference): ${ms(storm.p99 - reference.p99)}, ` +
+    `(p50): ${ms(storm.p50 - reference.p50)}`,
+);
+console.log(
+  `bars (issue 14): every answer acknowledged ${ackedAt.size === ready.answerers.length ? 'yes' : 'NO'}; ` +
+    `answer p99 < 100 ms ${answers.p99 < 100 ? 'yes' : 'NO'}; roll-up p99 < 1 s ${reflection.p99 < 1000 ? 'yes' : 'NO'}; ` +
+    `others delayed < 50 ms ${storm.p99 - reference.p99 < 50 ? 'yes' : 'NO'}`,
+);
+
+for (const socket of sockets) socket.terminate();
+child.removeAllListeners('exit');
+child.kill('SIGTERM');
+await new Promise((resolve) => child.once('exit', resolve));
