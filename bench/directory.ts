@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
 import type { AppContext } from '../apps/server/src/context.ts';
+import type { Database } from '../apps/server/src/db/index.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
@@ -57,4 +59,42 @@ export async function listenAs(ctx: AppContext, userId: string) {
     return { json: JSON.parse(text), bytes: text.length };
   };
   return { base, headers, call, close: () => app.close() };
+}
+
+/**
+ * Signed-in people for the realtime benchmarks, written in bulk: one per id, each having accepted
+ * the current terms (as people who use topics have).
+ */
+export async function insertBenchPeople(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  const terms = await db
+    .selectFrom('terms_versions')
+    .select((eb) => eb.fn.max('version').as('version'))
+    .executeTakeFirstOrThrow();
+  const at = now();
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      await trx
+        .insertInto('users')
+        .values(
+          ids.slice(i, i + 500).map((id, j) => ({
+            id,
+            issuer: 'https://bench.test',
+            subject: id,
+            tenant_id: null,
+            email: `bench${i + j}@bench.test`,
+            display_name: `Bench ${i + j}`,
+            department: null,
+            job_title: null,
+            manager_subject: null,
+            locale: 'en' as const,
+            role: 'member' as const,
+            tokens_valid_after: null,
+            terms_accepted_version: Number(terms.version),
+            created_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+    }
+  });
 }

@@ -14,9 +14,10 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
-import { newId, now } from '../apps/server/src/ids.ts';
+import { newId } from '../apps/server/src/ids.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
+import { insertBenchPeople } from './directory.ts';
 
 type Reply = { port: number; tokens: string[]; postPath: string };
 
@@ -68,39 +69,8 @@ async function btalk(): Promise<Reply> {
   const db = openDatabase({ dataDir });
   await migrateToLatest(db);
   const ctx = createContext(config, db, serverVersion);
-  const at = now();
-  // Everyone has accepted the current terms, as people who use topics have.
-  const terms = await db.kysely
-    .selectFrom('terms_versions')
-    .select((eb) => eb.fn.max('version').as('version'))
-    .executeTakeFirstOrThrow();
   const ids = Array.from({ length: clients + 1 }, () => newId());
-  await db.kysely.transaction().execute(async (trx) => {
-    for (let i = 0; i < ids.length; i += 500) {
-      await trx
-        .insertInto('users')
-        .values(
-          ids.slice(i, i + 500).map((id, j) => ({
-            id,
-            issuer: 'https://bench.test',
-            subject: id,
-            tenant_id: null,
-            email: `bench${i + j}@bench.test`,
-            display_name: `Bench ${i + j}`,
-            department: null,
-            job_title: null,
-            manager_subject: null,
-            locale: 'en' as const,
-            role: 'member' as const,
-            tokens_valid_after: null,
-            terms_accepted_version: Number(terms.version),
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .execute();
-    }
-  });
+  await insertBenchPeople(db.kysely, ids);
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const tokens = await Promise.all(ids.map((id) => sessionToken({ ctx }, id)));

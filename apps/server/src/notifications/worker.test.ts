@@ -4,6 +4,7 @@ import { transact } from '../commands/transact.ts';
 import type { UserRow } from '../db/schema.ts';
 import { newId, now } from '../ids.ts';
 import { describeEachDatabase } from '../test/db.ts';
+import { setAsideOutbox } from '../test/outbox.ts';
 import { useTestServer } from '../test/server.ts';
 import { signedIn } from '../test/session.ts';
 import { as, buildPost, buildTopic, dataOf } from '../test/topics.ts';
@@ -82,16 +83,7 @@ describeEachDatabase('notification outbox and delivery worker', (kind) => {
     email = new RecordingChannel('email');
     clock = manualClock();
     // Earlier tests' leftovers are not this test's business.
-    await db()
-      .updateTable('notification_deliveries')
-      .set({ status: 'skipped' })
-      .where('status', '=', 'pending')
-      .execute();
-    await db()
-      .updateTable('notifications')
-      .set({ dispatched_at: now() })
-      .where('dispatched_at', 'is', null)
-      .execute();
+    await setAsideOutbox(db());
   });
 
   it('writes notifications in the transaction of their change: a rolled-back command leaves nothing', async () => {

@@ -1,12 +1,12 @@
 import { NotificationKind } from '@btalk/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { UserRow } from '../../db/schema.ts';
-import { now } from '../../ids.ts';
 import { BotConnector } from '../../teams/connector.ts';
 import { isTeamsConnected, saveConversation } from '../../teams/conversations.ts';
 import { BotConnectorStandIn } from '../../test/botConnector.ts';
 import { buildOrg } from '../../test/calltree.ts';
 import { describeEachDatabase } from '../../test/db.ts';
+import { setAsideOutbox } from '../../test/outbox.ts';
 import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
 import { as, buildPost, buildTopic, dataOf } from '../../test/topics.ts';
@@ -83,16 +83,7 @@ describeEachDatabase('Teams channel (against a local Bot Connector)', (kind) => 
   beforeEach(async () => {
     clock = manualClock();
     // Earlier tests' leftovers are not this test's business.
-    await db()
-      .updateTable('notification_deliveries')
-      .set({ status: 'skipped' })
-      .where('status', '=', 'pending')
-      .execute();
-    await db()
-      .updateTable('notifications')
-      .set({ dispatched_at: now() })
-      .where('dispatched_at', 'is', null)
-      .execute();
+    await setAsideOutbox(db());
   });
 
   it('a post notification reaches a connected person as a card: who, topic, text, Open in BTalk, Stop notifications', async () => {
