@@ -5,13 +5,14 @@ import { accessTokenFor, insertPerson, storeSession } from './session.ts';
 export const FIRST_LOAD_BUDGET_BYTES = 200 * 1024;
 
 /**
- * Signed-in Home does not meet that bar yet: 257.1 KB sent on 2026-11-23 (brotli; 271.7 KB before
- * react-virtuoso moved out of a one-page topic list), because Home and the app layout load TextField,
- * Tooltip/Popper, Menu/Popover/Modal, Chip and toggle buttons up front. Until they are split off,
- * this ceiling keeps it from growing; lower it as chunks move out, and remove it once Home is under
- * FIRST_LOAD_BUDGET_BYTES (docs/benchmarks.md).
+ * Signed-in Home does not meet that bar yet: 218.8 KB sent on 2026-11-23 (brotli; 257.1 KB before
+ * the menus, the overlays, the search box's TextField and the connection dot's Tooltip moved off the
+ * first screen). Most of what is left is the shell every screen needs; the largest part that Home
+ * could still lose is axios with axios-cache-interceptor in the entry chunk (21.7 KB sent). Until
+ * then this ceiling keeps it from growing; remove it once Home is under FIRST_LOAD_BUDGET_BYTES
+ * (docs/benchmarks.md).
  */
-export const SIGNED_IN_HOME_CEILING_BYTES = 260 * 1024;
+export const SIGNED_IN_HOME_CEILING_BYTES = 220 * 1024;
 
 /** One script of the first screen as the browser received it. */
 export interface LoadedScript {

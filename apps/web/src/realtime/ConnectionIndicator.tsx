@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Tooltip from '@mui/material/Tooltip';
 import { useTranslation } from 'react-i18next';
 import { useStore } from '../stores/createStore.ts';
 import { useRealtime } from './context.ts';
@@ -17,7 +16,8 @@ const COLOURS: Record<Exclude<ConnectionStatus, 'stopped'>, string> = {
 
 /**
  * A discreet dot in the app bar: live (green), reconnecting (amber), offline (grey). Its name is
- * read out, and it says the state on hover; nothing shows without a session.
+ * read out, and the browser's own tooltip (`title`) says the state on hover: MUI's Tooltip would
+ * bring Popper onto every first screen (issue 14). Nothing shows without a session.
  */
 export function ConnectionIndicator() {
   const { t } = useTranslation();
@@ -26,30 +26,29 @@ export function ConnectionIndicator() {
   if (status === 'stopped') return null;
   const label = t(`realtime.${status}`);
   return (
-    <Tooltip title={label}>
+    <Box
+      role="status"
+      aria-label={label}
+      title={label}
+      data-status={status}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        width: 24,
+        height: 24,
+        flexShrink: 0,
+      }}
+    >
       <Box
-        role="status"
-        aria-label={label}
-        data-status={status}
         sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'center',
-          width: 24,
-          height: 24,
-          flexShrink: 0,
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          bgcolor: COLOURS[status],
+          boxShadow: '0 0 0 2px rgba(255,255,255,0.6)',
         }}
-      >
-        <Box
-          sx={{
-            width: 10,
-            height: 10,
-            borderRadius: '50%',
-            bgcolor: COLOURS[status],
-            boxShadow: '0 0 0 2px rgba(255,255,255,0.6)',
-          }}
-        />
-      </Box>
-    </Tooltip>
+      />
+    </Box>
   );
 }

@@ -14,6 +14,7 @@ import { ConnectionIndicator } from '../../realtime/ConnectionIndicator.tsx';
 import { useInTeams } from '../../stores/teams.ts';
 import { CallEventBanner } from '../CallEventBanner.tsx';
 import { SceneLoading } from '../SceneLoading.tsx';
+import { visuallyHidden } from '../visuallyHidden.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NotificationBell } from './notifications/NotificationBell.tsx';
 import { TeamsPrompt } from './TeamsPrompt.tsx';
@@ -29,19 +30,6 @@ const navButtonSx = {
   px: { xs: 1, sm: 1.5 },
   '&.active': { bgcolor: 'rgba(255,255,255,0.18)' },
   '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 } },
-} as const;
-
-// Hidden from sight but still read out: the button keeps its accessible name.
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  width: '1px',
-  margin: '-1px',
-  padding: 0,
-  overflow: 'hidden',
-  position: 'absolute',
-  whiteSpace: 'nowrap',
 } as const;
 
 /** A navigation label that phones keep for screen readers only, to leave room in the app bar. */

@@ -10,11 +10,18 @@ import {
   within,
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callTreeKeys } from '../../api/queryKeys.ts';
 import { startI18n } from '../../i18n/index.ts';
 import { dialogStore, dialogs } from '../../stores/dialogs.ts';
 import { GlobalOverlays } from './GlobalOverlays.tsx';
+
+// Whether MUI's Dialog was loaded at all: the mock's factory runs on its first import only.
+const dialogCode = vi.hoisted(() => ({ loaded: false }));
+vi.mock('@mui/material/Dialog', async (importOriginal) => {
+  dialogCode.loaded = true;
+  return importOriginal();
+});
 
 const closed = { ...dialogStore.getState() };
 const TEAMS_LINK = 'https://teams.microsoft.com/l/app/btalk';
@@ -44,10 +51,23 @@ function PendingWatcher() {
 }
 
 describe('the global overlays', () => {
+  // First in the file: nothing has loaded the dialogs' chunk yet.
+  it('load the dialogs’ code only when one is asked for; the offline dialog needs none', async () => {
+    render(<GlobalOverlays teamsAppLink={null} />);
+    setOnline(false);
+    expect(screen.getByRole('dialog', { name: "Oops! You're Offline" })).toBeInTheDocument();
+    setOnline(true);
+    expect(dialogCode.loaded).toBe(false);
+    act(() => dialogs.showSnack('Saved.'));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(dialogCode.loaded).toBe(true);
+  });
+
   it('show the error dialog for a numeric and for a text detail, closed only with Dismiss', async () => {
     render(<GlobalOverlays teamsAppLink={null} />);
     act(() => dialogs.showError(404));
-    const numeric = screen.getByRole('dialog', { name: '404 Error Occurred!' });
+    // The dialogs' chunk loads on this first use.
+    const numeric = await screen.findByRole('dialog', { name: '404 Error Occurred!' });
     expect(
       within(numeric).getByText(
         'Apologies for the inconvenience, but we encountered an error. Please try again?',
@@ -65,7 +85,7 @@ describe('the global overlays', () => {
   it('show the steps and the Open app button when notifications are not enabled', async () => {
     render(<GlobalOverlays teamsAppLink={TEAMS_LINK} />);
     act(() => dialogs.showNotificationInfo(false));
-    const dialog = screen.getByRole('dialog', { name: 'Enable notifications' });
+    const dialog = await screen.findByRole('dialog', { name: 'Enable notifications' });
     expect(within(dialog).getByText('Click the Open app button.')).toBeInTheDocument();
     expect(within(dialog).getByText('Click Add.')).toBeInTheDocument();
     const open = within(dialog).getByRole('link', { name: 'Open app' });
@@ -75,10 +95,10 @@ describe('the global overlays', () => {
     expect(dialogStore.getState().show_info_dialog).toBe(false);
   });
 
-  it('explain the bells when notifications are ready', () => {
+  it('explain the bells when notifications are ready', async () => {
     render(<GlobalOverlays teamsAppLink={TEAMS_LINK} />);
     act(() => dialogs.showNotificationInfo(true));
-    const dialog = screen.getByRole('dialog', { name: 'Notifications are ready' });
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications are ready' });
     expect(within(dialog).getByText('Bell off: no notifications for this post.')).toBeInTheDocument();
     expect(within(dialog).getByText('Bell ring: notifications from this post.')).toBeInTheDocument();
     expect(within(dialog).queryByRole('link', { name: 'Open app' })).toBeNull();
@@ -87,7 +107,7 @@ describe('the global overlays', () => {
   it('show the loading, spinner and snackbar texts; the snackbar closes with Close', async () => {
     render(<GlobalOverlays teamsAppLink={null} />);
     act(() => dialogs.setLoading(true));
-    expect(screen.getByRole('dialog', { name: 'Loading...' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Loading...' })).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Loading...' })).toBeInTheDocument();
     act(() => dialogs.setLoading(false));
     await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: 'Loading...' }));
@@ -112,7 +132,7 @@ describe('the global overlays', () => {
     expect(screen.getByRole('dialog', { name: "Oops! You're Offline" })).toBeInTheDocument();
     // Like every dialog it can be dismissed (what works offline, a queued call-tree answer, stays reachable).
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
-    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+    expect(screen.queryByRole('dialog', { name: "Oops! You're Offline" })).toBeNull();
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
     act(() => {
       window.dispatchEvent(new Event('online'));
@@ -126,7 +146,7 @@ describe('the global overlays', () => {
     act(() => {
       window.dispatchEvent(new Event('online'));
     });
-    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+    expect(screen.queryByRole('dialog', { name: "Oops! You're Offline" })).toBeNull();
   });
 
   it('leave the offline message to the event banner while an event waits for an answer', async () => {
@@ -147,7 +167,7 @@ describe('the global overlays', () => {
     act(() => queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), []));
     await screen.findByRole('dialog', { name: "Oops! You're Offline" });
     act(() => queryClient.setQueryData<CallEventSummary[]>(callTreeKeys.pending(), [event]));
-    await waitForElementToBeRemoved(() => screen.queryByRole('dialog', { name: "Oops! You're Offline" }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: "Oops! You're Offline" })).toBeNull());
     // A screen without the banner (none watches the list): the dialog, as always.
     rerender(view(false));
     await waitFor(() =>

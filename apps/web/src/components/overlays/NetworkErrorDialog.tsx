@@ -1,16 +1,13 @@
 import type { CallEventSummary } from '@btalk/contracts';
 import WifiOff from '@mui/icons-material/WifiOff';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
 import { type QueryClient, QueryClientContext } from '@tanstack/react-query';
-import { useCallback, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callTreeKeys } from '../../api/queryKeys.ts';
-import { dialogSlotProps } from './dialogPaper.ts';
+import { DIALOG_WIDTH } from '../../theme/index.ts';
 
 function subscribe(onChange: () => void) {
   window.addEventListener('online', onChange);
@@ -57,6 +54,65 @@ function useEventBannerWaiting(): boolean {
 }
 
 /**
+ * The offline dialog itself: the browser's own modal `<dialog>` (focus kept inside, the page behind
+ * inert, Escape closes it), drawn as the other dialogs are. Not MUI's Dialog: the offline dialog is
+ * on every first screen, since its code cannot be fetched once the connection is gone, and Dialog
+ * would bring Modal and its transitions with it (issue 14).
+ */
+function OfflineDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    // jsdom has no showModal(): there the dialog is only opened.
+    if (typeof dialog.showModal === 'function') dialog.showModal();
+    else dialog.setAttribute('open', '');
+    return () => {
+      if (typeof dialog.close === 'function') dialog.close();
+    };
+  }, []);
+  return (
+    <Box
+      component="dialog"
+      ref={ref}
+      aria-labelledby="offline-dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      sx={{
+        width: DIALOG_WIDTH,
+        maxWidth: 'calc(100% - 32px)',
+        p: 0,
+        border: 0,
+        borderRadius: 1,
+        boxShadow: 24,
+        bgcolor: 'background.paper',
+        color: 'text.primary',
+        '&::backdrop': { bgcolor: 'rgba(0, 0, 0, 0.5)' },
+      }}
+    >
+      <Typography
+        id="offline-dialog-title"
+        variant="h6"
+        component="h2"
+        sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 3, py: 2 }}
+      >
+        <WifiOff color="warning" aria-hidden />
+        {t('dialogs.offline.title')}
+      </Typography>
+      <Typography color="text.secondary" sx={{ px: 3, pb: 2.5 }}>
+        {t('dialogs.offline.text')}
+      </Typography>
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 1 }}>
+        <Button onClick={onClose}>{t('dialogs.close')}</Button>
+      </Box>
+    </Box>
+  );
+}
+
+/**
  * The network-error dialog: shown while the browser is offline, hidden when it is back (SPEC.md
  * section 4). It can be dismissed, like every dialog, so that what works offline (a call-tree answer,
  * which is queued) stays reachable; the next loss of connection shows it again. While an event waits
@@ -64,31 +120,12 @@ function useEventBannerWaiting(): boolean {
  * the page (EventBanners' `OfflineNotice`), and Safe / Need help stay within reach.
  */
 export function NetworkErrorDialog() {
-  const { t } = useTranslation();
   const online = useOnline();
   const eventWaiting = useEventBannerWaiting();
   const [dismissed, setDismissed] = useState(false);
   useEffect(() => {
     if (online) setDismissed(false);
   }, [online]);
-  const close = () => setDismissed(true);
-  return (
-    <Dialog
-      open={!online && !dismissed && !eventWaiting}
-      onClose={close}
-      slotProps={dialogSlotProps}
-      aria-labelledby="offline-dialog-title"
-    >
-      <DialogTitle id="offline-dialog-title" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <WifiOff color="warning" aria-hidden />
-        {t('dialogs.offline.title')}
-      </DialogTitle>
-      <DialogContent>
-        <DialogContentText>{t('dialogs.offline.text')}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={close}>{t('dialogs.close')}</Button>
-      </DialogActions>
-    </Dialog>
-  );
+  if (online || dismissed || eventWaiting) return null;
+  return <OfflineDialog onClose={() => setDismissed(true)} />;
 }

@@ -1,28 +1,22 @@
 import type { MarkNotificationsReadRequest } from '@btalk/contracts';
-import DoneAll from '@mui/icons-material/DoneAll';
 import Notifications from '@mui/icons-material/Notifications';
-import Settings from '@mui/icons-material/Settings';
 import Badge from '@mui/material/Badge';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import MenuList from '@mui/material/MenuList';
-import Popover from '@mui/material/Popover';
-import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { markNotificationsRead } from '../../../api/notificationCache.ts';
 import { notificationKeys } from '../../../api/queryKeys.ts';
 import { useRealtime } from '../../../realtime/context.ts';
 import { type ConnectionStatus, createRealtimeStateStore } from '../../../realtime/statusStore.ts';
 import { useServices } from '../../../services.tsx';
 import { useStore } from '../../../stores/createStore.ts';
+import { lazyOnFirstUse } from '../../lazyOnFirstUse.tsx';
 import { useUnreadTitle } from '../useUnreadTitle.ts';
-import { notificationMenuItems } from './NotificationMenuList.tsx';
 import { useNotificationClicks } from './useNotificationClicks.ts';
+
+// The menu loads on the first open; hovering or focusing the bell starts loading it already.
+const NotificationPopover = lazyOnFirstUse(() => import('./NotificationPopover.tsx'));
 
 /** How often the bell asks for new notifications while the realtime connection is down. */
 const POLL_MS = 60_000;
@@ -61,8 +55,8 @@ export function NotificationBell() {
   const signedIn = useStore(session, (s) => s.btalk_token !== null);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const live = useLiveNotifications(signedIn);
-  const headingId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
+  // Mounted from the first open on, so that the menu also plays its closing transition.
+  const [used, setUsed] = useState(false);
   const list = useQuery({
     queryKey: notificationKeys.list(),
     queryFn: () => api.notifications.list(),
@@ -91,81 +85,30 @@ export function NotificationBell() {
         aria-label={unread > 0 ? t('notifications.openUnread', { count: unread }) : t('notifications.open')}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={NotificationPopover.preload}
+        onFocus={NotificationPopover.preload}
+        onClick={(event) => {
+          setUsed(true);
+          setAnchor(event.currentTarget);
+        }}
       >
         <Badge badgeContent={unread} color="secondary" max={99}>
           <Notifications />
         </Badge>
       </IconButton>
-      <Popover
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{
-          paper: {
-            sx: {
-              width: 380,
-              maxWidth: 'calc(100vw - 16px)',
-              maxHeight: '70vh',
-              display: 'flex',
-              flexDirection: 'column',
-            },
-          },
-        }}
-      >
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 1,
-            pl: 2,
-            pr: 1,
-            py: 0.5,
-            borderBottom: 1,
-            borderColor: 'divider',
+      {used && (
+        <NotificationPopover
+          anchor={anchor}
+          onClose={close}
+          list={list}
+          unread={unread}
+          onMarkAllRead={() => markRead.mutate({ all: true })}
+          onOpen={(n) => {
+            close();
+            if (n.readAt === null) markRead.mutate({ ids: [n.id] });
           }}
-        >
-          <Typography id={headingId} variant="subtitle1" component="h2" sx={{ flexGrow: 1, fontWeight: 700 }}>
-            {t('notifications.title')}
-          </Typography>
-          <Button
-            size="small"
-            startIcon={<DoneAll />}
-            disabled={unread === 0}
-            onClick={() => {
-              // The button is disabled once nothing is unread: focus moves into the list first, so
-              // the keyboard (Escape, arrows) keeps working in the open menu.
-              listRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-              markRead.mutate({ all: true });
-            }}
-          >
-            {t('notifications.markAllRead')}
-          </Button>
-          <Tooltip title={t('notifications.settings')}>
-            <IconButton
-              size="small"
-              component={Link}
-              to="/settings/notifications"
-              aria-label={t('notifications.settings')}
-              onClick={close}
-            >
-              <Settings fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        </Box>
-        <MenuList ref={listRef} autoFocusItem aria-labelledby={headingId} sx={{ overflowY: 'auto', py: 0 }}>
-          {notificationMenuItems({
-            query: list,
-            t,
-            onOpen: (n) => {
-              close();
-              if (n.readAt === null) markRead.mutate({ ids: [n.id] });
-            },
-          })}
-        </MenuList>
-      </Popover>
+        />
+      )}
     </>
   );
 }

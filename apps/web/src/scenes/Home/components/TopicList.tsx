@@ -2,7 +2,6 @@ import type { Topic } from '@btalk/contracts';
 import Lock from '@mui/icons-material/Lock';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -33,6 +32,29 @@ function PlainList({ label, items }: { label: string; items: readonly Topic[] })
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The unread count as a small pill in the secondary colour (drawn as MUI's small Chip is, without its code). */
+function UnreadCount({ text }: { text: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        height: 24,
+        px: 1,
+        borderRadius: 3,
+        bgcolor: 'secondary.main',
+        color: 'secondary.contrastText',
+        typography: 'body2',
+        fontSize: '0.8125rem',
+        whiteSpace: 'nowrap',
+      }}
+    >
+      {text}
+    </Box>
   );
 }
 
@@ -71,7 +93,7 @@ function TopicRow({ topic }: { topic: Topic }) {
         </Typography>
         {unread && (
           <Box>
-            <Chip size="small" color="secondary" label={t('unread', { count: topic.unreadCount })} />
+            <UnreadCount text={t('unread', { count: topic.unreadCount })} />
           </Box>
         )}
       </Box>
