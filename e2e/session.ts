@@ -133,10 +133,14 @@ export function accessTokenFor(dataDir: string, issuer: string, userId: string):
 
 /**
  * Stores a session the way the app does: tokens sealed with AES-GCM under the non-extractable key in
- * IndexedDB (idb-keyval's store), the sealed values in localStorage under `btalk`. Run on a page of the app.
+ * IndexedDB (idb-keyval's store), the sealed values in localStorage under `btalk`, and the directory
+ * (Graph) token in plain when given. Run on a page of the app.
  */
-export async function storeSession(page: Page, tokens: { accessToken: string; refreshToken: string }) {
-  await page.evaluate(async ({ accessToken, refreshToken }) => {
+export async function storeSession(
+  page: Page,
+  tokens: { accessToken: string; refreshToken: string; aadToken?: string },
+) {
+  await page.evaluate(async ({ accessToken, refreshToken, aadToken }) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('keyval-store');
       open.onupgradeneeded = () => open.result.createObjectStore('keyval');
@@ -172,7 +176,7 @@ export async function storeSession(page: Page, tokens: { accessToken: string; re
       JSON.stringify({
         btalk_token: await seal(accessToken),
         btalk_refresh: await seal(refreshToken),
-        aad_token: null,
+        aad_token: aadToken ?? null,
         last_page: '/',
       }),
     );

@@ -1,6 +1,6 @@
 import type { InitConfig } from '@btalk/contracts';
-import type { AxiosCacheInstance } from 'axios-cache-interceptor';
 import { createContext, type ReactNode, useContext } from 'react';
+import type { GraphClient } from './api/graph.ts';
 import type { Api } from './api/index.ts';
 import type { SessionStore } from './stores/session.ts';
 
@@ -10,7 +10,7 @@ export interface Services {
   session: SessionStore;
   api: Api;
   /** The cached Graph client, under the name the product gives it. */
-  axiosCache: AxiosCacheInstance;
+  axiosCache: GraphClient;
 }
 
 const ServicesContext = createContext<Services | null>(null);

@@ -1,8 +1,7 @@
 import type { RefreshRequest, RefreshResponse } from '@btalk/contracts';
 import { ErrorCode } from '@btalk/contracts/constants';
-import axios, { type AxiosRequestConfig, type AxiosResponse, type Method } from 'axios';
 import type { SessionStore } from '../stores/session.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, NetworkError } from './errors.ts';
 
 /** Request timeout of every product API call (SPEC.md section 9). */
 export const API_TIMEOUT_MS = 120_000;
@@ -11,6 +10,19 @@ const REFRESH_PATH = '/auth/refresh';
 
 /** Query parameters of a request. */
 export type Params = Record<string, string | number | boolean | undefined>;
+
+/** An HTTP method, as the generic `request` takes it. */
+export type Method =
+  | 'get'
+  | 'post'
+  | 'put'
+  | 'patch'
+  | 'delete'
+  | 'GET'
+  | 'POST'
+  | 'PUT'
+  | 'PATCH'
+  | 'DELETE';
 
 /** Where the client sends people when the session or the terms need them (SPEC.md section 2). */
 export interface ApiNavigation {
@@ -34,7 +46,7 @@ export interface ApiClientOptions {
 
 /**
  * The product API client (SPEC.md sections 7 and 8). Every call resolves to the envelope's data or
- * rejects with the whole failed envelope, an `HttpError`, or axios's network error.
+ * rejects with the whole failed envelope, an `HttpError`, or a `NetworkError` (no answer at all).
  */
 export interface ApiClient {
   get<T>(path: string, params?: Params): Promise<T>;
@@ -70,16 +82,44 @@ function isEnvelope(body: unknown): body is { code: number; data?: unknown } {
   return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'number';
 }
 
+/** One request as the client sends it. */
+interface RequestConfig {
+  method: Method;
+  path: string;
+  params?: Params;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as multipart instead of `body`: the browser writes the boundary into the content type. */
+  form?: FormData;
+  /** The answer is a file: read it as a Blob rather than as JSON. */
+  blob?: boolean;
+}
+
+/** `{base}/{path}` with the query (undefined values left out), as the product's paths are written. */
+function urlOf(base: string, path: string, params: Params | undefined): string {
+  let url = `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null) query.append(key, String(value));
+  }
+  const search = query.toString();
+  if (search) url += `${url.includes('?') ? '&' : '?'}${search}`;
+  return url;
+}
+
+/** A text answer as data: its JSON when it is JSON, else the text itself ('' when empty). */
+function parseText(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 /** Creates the product API client. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { session, navigation } = options;
-  const http = axios.create({
-    baseURL: options.apiBase,
-    timeout: API_TIMEOUT_MS,
-    headers: { 'Content-Type': 'application/json', 'x-api-key': options.apiKey },
-    // Statuses are judged below, together with the envelope, rather than thrown by axios.
-    validateStatus: () => true,
-  });
 
   // Concurrent 401s in this tab wait for one refresh instead of each spending the refresh token.
   let refreshing: Promise<boolean> | null = null;
@@ -93,7 +133,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!refreshToken) return false;
     try {
       const body: RefreshRequest = { refreshToken, redirectUri: options.redirectUri };
-      const data = await send<RefreshResponse>({ method: 'post', url: REFRESH_PATH, data: body }, true);
+      const data = await send<RefreshResponse>({ method: 'post', path: REFRESH_PATH, body }, true);
       await session.setTokens({
         accessToken: data.accessToken,
         aadToken: data.aadAccessToken,
@@ -112,43 +152,76 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return refreshing;
   }
 
-  async function send<T>(config: AxiosRequestConfig, retried = false): Promise<T> {
-    const token = await session.accessToken();
-    const headers = { ...(config.headers as Record<string, string> | undefined) };
+  /**
+   * One exchange with the server: the status and the answer's body (a Blob for files, else parsed
+   * JSON or text). No answer at all, or none within the timeout, rejects with a `NetworkError`.
+   */
+  async function exchange(
+    config: RequestConfig,
+    token: string | null,
+  ): Promise<{ status: number; body: unknown }> {
+    const headers: Record<string, string> = { 'x-api-key': options.apiKey };
+    const json = config.body === undefined || config.body === null ? undefined : JSON.stringify(config.body);
+    if (json !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
-    const response: AxiosResponse<unknown> = await http.request({ ...config, headers });
+    // The timeout covers the whole answer, its body included: a download that stalls is no answer either.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, API_TIMEOUT_MS);
+    try {
+      const request = new Request(urlOf(options.apiBase, config.path, config.params), {
+        // Upper case: fetch sends 'patch' as it is written, and servers answer it 400 or 405.
+        method: config.method.toUpperCase(),
+        headers,
+        body: config.form ?? json,
+        signal: controller.signal,
+      });
+      const response = await fetch(request);
+      const answer = config.blob && response.ok ? await response.blob() : parseText(await response.text());
+      return { status: response.status, body: answer };
+    } catch (error) {
+      if (timedOut) {
+        throw new NetworkError(`timeout of ${API_TIMEOUT_MS}ms exceeded`, { timedOut: true, cause: error });
+      }
+      throw new NetworkError('Network Error', { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
-    if (response.status === 401 && config.url !== REFRESH_PATH && !retried) {
+  async function send<T>(config: RequestConfig, retried = false): Promise<T> {
+    const token = await session.accessToken();
+    const { status, body } = await exchange(config, token);
+
+    if (status === 401 && config.path !== REFRESH_PATH && !retried) {
       // Another request may have refreshed while this one was in flight: then just repeat it.
       const current = await session.accessToken();
       if ((current && current !== token) || (await refreshOnce(token))) return send<T>(config, true);
       navigation.toLogin();
-      throw isEnvelope(response.data) ? response.data : new HttpError(response.status, response.data);
+      throw isEnvelope(body) ? body : new HttpError(status, body);
     }
 
-    let body = response.data;
-    // A failed file download still answers an envelope, as JSON inside the blob.
-    if (body instanceof Blob && response.status >= 400 && body.type.includes('json')) {
-      body = JSON.parse(await body.text()) as unknown;
-    }
+    // A failed file download still answers an envelope (read above as JSON, not as a Blob).
     if (isEnvelope(body)) {
       if (body.code === ErrorCode.ok) return body.data as T;
       if (body.code === ErrorCode.termsNotAccepted) navigation.toTerms();
       throw body;
     }
-    if (response.status >= 400) throw new HttpError(response.status, body);
+    if (status >= 400) throw new HttpError(status, body);
     return body as T;
   }
 
   return {
-    get: (path, params) => send({ method: 'get', url: path, params }),
-    post: (path, body) => send({ method: 'post', url: path, data: body }),
-    postForm: (path, form) =>
-      send({ method: 'post', url: path, data: form, headers: { 'Content-Type': 'multipart/form-data' } }),
-    patch: (path, body) => send({ method: 'patch', url: path, data: body }),
-    delete: (path, params, body) => send({ method: 'delete', url: path, params, data: body }),
-    request: (method, path, opts = {}) => send({ method, url: path, params: opts.params, data: opts.body }),
-    blob: (path) => send<Blob>({ method: 'get', url: path, responseType: 'blob' }),
+    get: (path, params) => send({ method: 'get', path, params }),
+    post: (path, body) => send({ method: 'post', path, body }),
+    postForm: (path, form) => send({ method: 'post', path, form }),
+    patch: (path, body) => send({ method: 'patch', path, body }),
+    delete: (path, params, body) => send({ method: 'delete', path, params, body }),
+    request: (method, path, opts = {}) => send({ method, path, params: opts.params, body: opts.body }),
+    blob: (path) => send<Blob>({ method: 'get', path, blob: true }),
     refresh: (failedToken) => refreshOnce(failedToken),
   };
 }

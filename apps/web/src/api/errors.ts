@@ -17,6 +17,22 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * No answer came back: the request could not reach the server (no connection, DNS, a refused or cut
+ * connection) or took longer than its timeout. The caller may try again later; nothing was said by
+ * the server. Its message is what the error dialog shows.
+ */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+  /** True when the request was given up after its timeout rather than failing at once. */
+  readonly timedOut: boolean;
+
+  constructor(message: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.timedOut = options.timedOut ?? false;
+  }
+}
+
 /** Whether a value is a failed API envelope `{code, message}` (what the client rejects with). */
 export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
   return (
@@ -28,5 +44,5 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
   );
 }
 
-/** What an API call can reject with: a failed envelope, an HTTP error, or a network error from axios. */
-export type ApiFailure = ErrorEnvelope | HttpError | Error;
+/** What an API call can reject with: a failed envelope, an HTTP error, or a network error. */
+export type ApiFailure = ErrorEnvelope | HttpError | NetworkError;

@@ -1,8 +1,13 @@
 import type { CallAnswer, CallAnswerRequest } from '@btalk/contracts';
-import { AxiosError } from 'axios';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../api/errors.ts';
-import { ANSWER_QUEUE_KEY, createAnswerQueue, type QueuedAnswer, type QueueStorage } from './answerQueue.ts';
+import { HttpError, NetworkError } from '../api/errors.ts';
+import {
+  ANSWER_QUEUE_KEY,
+  createAnswerQueue,
+  isRetryable,
+  type QueuedAnswer,
+  type QueueStorage,
+} from './answerQueue.ts';
 
 function memoryStorage(): QueueStorage & { data: Map<string, QueuedAnswer[]> } {
   const data = new Map<string, QueuedAnswer[]>();
@@ -21,7 +26,7 @@ function fakeServer() {
   const state = { reachable: true, refuse: false };
   const send = async (eventId: string, body: CallAnswerRequest): Promise<CallAnswer> => {
     await Promise.resolve();
-    if (!state.reachable) throw new AxiosError('Network Error', 'ERR_NETWORK');
+    if (!state.reachable) throw new NetworkError('Network Error');
     if (state.refuse) throw { code: 4090, message: 'The event is closed; answers are no longer taken.' };
     received.push({ eventId, body });
     return { id: `server-${body.id}`, clientId: body.id } as CallAnswer;
@@ -110,6 +115,16 @@ describe('the offline answer queue', () => {
     expect(await queue.submit('event-1', { optionId: 'safe' })).toEqual({ state: 'queued' });
     expect(calls).toBe(1);
     expect(queue.store.getState().items).toHaveLength(1);
+  });
+
+  it('tells "no answer" (lost connection, timeout, busy server) from "the server said no"', () => {
+    expect(isRetryable(new NetworkError('Network Error'))).toBe(true);
+    expect(isRetryable(new NetworkError('timeout of 120000ms exceeded', { timedOut: true }))).toBe(true);
+    expect(isRetryable(new HttpError(503, ''))).toBe(true);
+    expect(isRetryable(new HttpError(404, ''))).toBe(false);
+    expect(isRetryable({ code: 4090, message: 'The event is closed; answers are no longer taken.' })).toBe(
+      false,
+    );
   });
 
   it('drops an answer the server refuses and gives the refusal to the one who answered', async () => {

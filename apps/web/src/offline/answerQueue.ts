@@ -1,5 +1,4 @@
 import type { CallAnswer, CallAnswerRequest } from '@btalk/contracts';
-import { isAxiosError } from 'axios';
 import { get, set } from 'idb-keyval';
 import { HttpError, isErrorEnvelope } from '../api/errors.ts';
 import { createStore, type Store } from '../stores/createStore.ts';
@@ -61,7 +60,7 @@ export interface AnswerQueueOptions {
 export function isRetryable(error: unknown): boolean {
   if (isErrorEnvelope(error)) return false;
   if (error instanceof HttpError) return error.status >= 500 || error.status === 408 || error.status === 429;
-  if (isAxiosError(error)) return !error.response;
+  // A `NetworkError` (no answer at all, or none in time), or anything unexpected: the answer stays on the device.
   return true;
 }
 

@@ -54,7 +54,7 @@ export async function startSignIn(
   session.clearTokens();
   queryClient.clear();
   // The Graph cache keys answers by address, not by token: another person's photo must not show.
-  await axiosCache.storage.clear?.();
+  await axiosCache.storage.clear();
   session.setWaitingForAadToken(true);
   try {
     return await api.auth.signInUrl(callbackAddress());

@@ -27,6 +27,6 @@ export function useSignOut(): () => Promise<void> {
     await navigate('/login', { replace: true, state: SIGNED_OUT_STATE, flushSync: true });
     session.clearTokens();
     queryClient.clear();
-    await axiosCache.storage.clear?.();
+    await axiosCache.storage.clear();
   }, [api, session, axiosCache, queryClient, navigate]);
 }

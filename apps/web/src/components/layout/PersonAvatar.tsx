@@ -1,6 +1,7 @@
 import Avatar from '@mui/material/Avatar';
 import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../services.tsx';
+import { useAfterFirstScreen } from '../../startup/afterFirstScreen.ts';
 import { useStore } from '../../stores/createStore.ts';
 
 /** Query key of the signed-in person's photo (the Graph client caches the answer itself for an hour). */
@@ -25,8 +26,9 @@ function asDataUrl(blob: Blob): Promise<string> {
 
 /**
  * The signed-in person's photo from Graph (`/me/photo/$value` through `axiosCache`, with the
- * directory token), or their initials when there is no photo or no directory token. `outlined`
- * draws a light ring, for the app bar.
+ * directory token), or their initials when there is no photo or no directory token. The photo is
+ * asked for once the first screen is done (`afterFirstScreen`): the initials show first, in the
+ * same circle. `outlined` draws a light ring, for the app bar.
  */
 export function PersonAvatar({
   name,
@@ -39,9 +41,11 @@ export function PersonAvatar({
 }) {
   const { axiosCache, session } = useServices();
   const aadToken = useStore(session, (s) => s.aad_token);
+  // The initials hold the same circle until then, so nothing moves when the photo arrives.
+  const firstScreenDone = useAfterFirstScreen();
   const photo = useQuery({
     queryKey: [...MY_PHOTO_QUERY_KEY, aadToken !== null],
-    enabled: aadToken !== null,
+    enabled: aadToken !== null && firstScreenDone,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async () => {
       try {

@@ -11,6 +11,7 @@ import {
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NetworkError } from '../../api/errors.ts';
 import { callTreeKeys } from '../../api/queryKeys.ts';
 import { startI18n } from '../../i18n/index.ts';
 import { dialogStore, dialogs } from '../../stores/dialogs.ts';
@@ -80,6 +81,12 @@ describe('the global overlays', () => {
     act(() => dialogs.showError(new Error('The topic was archived.')));
     const text = await screen.findByRole('dialog', { name: 'Error Occurred!' });
     expect(within(text).getByText('The topic was archived.')).toBeInTheDocument();
+    await userEvent.click(within(text).getByRole('button', { name: 'Dismiss' }));
+
+    // A call that got no answer at all (the API client's NetworkError) says so in words.
+    act(() => dialogs.showError(new NetworkError('timeout of 120000ms exceeded', { timedOut: true })));
+    const network = await screen.findByRole('dialog', { name: 'Error Occurred!' });
+    expect(within(network).getByText('timeout of 120000ms exceeded')).toBeInTheDocument();
   });
 
   it('show the steps and the Open app button when notifications are not enabled', async () => {
