@@ -3,12 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './context.ts';
 import { registerDevelopmentDirectory } from './directory/index.ts';
@@ -17,6 +12,7 @@ import { AppError, errorHandler } from './http/errors.ts';
 import { registerNulByteCheck } from './http/nul-bytes.ts';
 import { registerRateLimits } from './http/rateLimits.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { responseSerializerCompiler } from './http/serializer.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
 import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
@@ -91,7 +87,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers are checked against their zod schema outside production, and sent as they are in it.
+  app.setSerializerCompiler(responseSerializerCompiler(config.env !== 'production'));
   app.setErrorHandler(errorHandler);
   await registerSecurityHeaders(app, config);
   app.addHook('onSend', async (request, reply) => {

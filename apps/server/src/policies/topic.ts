@@ -32,21 +32,36 @@ export function visibleTo(userId: string) {
     where vm.topic_id = topics.id and vm.user_id = ${userId}))`;
 }
 
-/** Loads a topic and the person's membership; null when it does not exist or the person may not see it. */
+/**
+ * Loads a topic and the person's membership (one query: every page of a topic starts here); null
+ * when it does not exist or the person may not see it.
+ */
 export async function loadTopicAccess(
   db: Kysely<Database>,
   viewer: Viewer,
   topicId: string,
 ): Promise<TopicAccess | null> {
-  const topic = await db.selectFrom('topics').selectAll().where('id', '=', topicId).executeTakeFirst();
-  if (!topic) return null;
-  const membership =
-    (await db
-      .selectFrom('topic_members')
-      .selectAll()
-      .where('topic_id', '=', topicId)
-      .where('user_id', '=', viewer.id)
-      .executeTakeFirst()) ?? null;
+  const row = await db
+    .selectFrom('topics')
+    .leftJoin('topic_members as m', (j) =>
+      j.onRef('m.topic_id', '=', 'topics.id').on('m.user_id', '=', viewer.id),
+    )
+    .selectAll('topics')
+    .select(['m.role as member_role', 'm.added_by as member_added_by', 'm.created_at as member_since'])
+    .where('topics.id', '=', topicId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { member_role, member_added_by, member_since, ...topic } = row;
+  const membership: TopicMemberRow | null =
+    member_role === null || member_since === null
+      ? null
+      : {
+          topic_id: topic.id,
+          user_id: viewer.id,
+          role: member_role,
+          added_by: member_added_by,
+          created_at: member_since,
+        };
   return canSee(topic, membership) ? { topic, membership } : null;
 }
 

@@ -8,13 +8,16 @@ import {
   type ReactionEmoji,
   type ReactionSummary,
 } from '@btalk/contracts';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { CommentRow, PostRow } from '../db/schema.ts';
 import { commentAbilities, postAbilities } from '../policies/post.ts';
 import type { TopicAccess, Viewer } from '../policies/topic.ts';
 import { presentAttachment } from './attachment.ts';
-import { loadPeople, personFrom } from './person.ts';
+import { personFrom, presentPerson } from './person.ts';
+
+/** Which part of `loadExtras` a row answers. */
+type ExtraPart = 'mention' | 'reaction' | 'author';
 
 interface ReactionLite {
   target_id: string;
@@ -47,23 +50,66 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return map;
 }
 
-/** Mentions and reactions of posts or comments (by target id), and everyone they name. */
+/**
+ * Mentions and reactions of posts or comments (by target id), and everyone they name, with the
+ * authors: one query (a page used to take three, one after the other). Reactions in the order they
+ * were made; mentions by person id, as their key orders them.
+ */
 async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: string[]) {
-  const [mentions, reactions] = await Promise.all([
-    db.selectFrom('mentions').select(['target_id', 'user_id']).where('target_id', 'in', targetIds).execute(),
-    db
-      .selectFrom('reactions')
-      .select(['target_id', 'user_id', 'emoji'])
-      .where('target_id', 'in', targetIds)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-  ]);
-  const people = await loadPeople(db, [
-    ...authorIds,
-    ...mentions.map((m) => m.user_id),
-    ...reactions.map((r) => r.user_id),
-  ]);
+  const person = ['u.id as user_id', 'u.display_name', 'u.email', 'u.department'] as const;
+  const rows = await db
+    .selectFrom('mentions as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      sql<ExtraPart>`'mention'`.as('part'),
+      sql<string | null>`m.target_id`.as('target_id'),
+      ...person,
+      sql<string | null>`null`.as('emoji'),
+      sql<string | null>`null`.as('at'),
+      sql<string | null>`null`.as('reaction_id'),
+    ])
+    .where('m.target_id', 'in', targetIds)
+    .unionAll(
+      db
+        .selectFrom('reactions as r')
+        .innerJoin('users as u', 'u.id', 'r.user_id')
+        .select([
+          sql<ExtraPart>`'reaction'`.as('part'),
+          sql<string | null>`r.target_id`.as('target_id'),
+          ...person,
+          sql<string | null>`r.emoji`.as('emoji'),
+          sql<string | null>`r.created_at`.as('at'),
+          sql<string | null>`r.id`.as('reaction_id'),
+        ])
+        .where('r.target_id', 'in', targetIds),
+    )
+    .unionAll(
+      db
+        .selectFrom('users as u')
+        .select([
+          sql<ExtraPart>`'author'`.as('part'),
+          sql<string | null>`null`.as('target_id'),
+          ...person,
+          sql<string | null>`null`.as('emoji'),
+          sql<string | null>`null`.as('at'),
+          sql<string | null>`null`.as('reaction_id'),
+        ])
+        .where('u.id', 'in', authorIds),
+    )
+    .orderBy('at')
+    .orderBy('reaction_id')
+    .orderBy('target_id')
+    .orderBy('user_id')
+    .execute();
+  const people = new Map<string, Person>();
+  const mentions: ReactionLite[] = [];
+  const reactions: ReactionLite[] = [];
+  for (const row of rows) {
+    people.set(row.user_id, presentPerson({ ...row, id: row.user_id }));
+    const item = { target_id: row.target_id ?? '', user_id: row.user_id, emoji: row.emoji ?? '' };
+    if (row.part === 'mention') mentions.push(item);
+    else if (row.part === 'reaction') reactions.push(item);
+  }
   return {
     people,
     mentions: groupBy(mentions, (m) => m.target_id),

@@ -1,14 +1,21 @@
 import type { Topic, TopicBase } from '@btalk/contracts';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicRow } from '../db/schema.ts';
 import { defaultLevel } from '../notifications/rules.ts';
 import { contentAbilities } from '../policies/post.ts';
 import { topicAbilities, type Viewer } from '../policies/topic.ts';
 
+/** The viewer's read marker in a `selectTopics` row: 0 before they read anything. */
+const lastRead = sql<number>`coalesce(rs.last_read_number, 0)`;
+
 /**
  * Topics with what the presenters need: the creator, and the viewer's membership, follow, read
- * marker and unread count (posts by others after the marker, not deleted).
+ * marker and unread count (posts by others after the marker, not deleted). The count comes from the
+ * topic's counter: posts are numbered 1..post_count and never removed, and the marker never passes
+ * post_count, so the posts after it are post_count - marker; taken from them are the viewer's own
+ * live posts and the deleted ones after the marker, each counted through a partial index
+ * (migration 20261125120000), so Home's cost does not grow with the size of its topics.
  */
 export function selectTopics(db: Kysely<Database>, viewerId: string) {
   return db
@@ -27,7 +34,7 @@ export function selectTopics(db: Kysely<Database>, viewerId: string) {
       j.onRef('rs.topic_id', '=', 'topics.id').on('rs.user_id', '=', viewerId),
     )
     .selectAll('topics')
-    .select((eb) => [
+    .select([
       'creator.display_name as creator_name',
       'creator.email as creator_email',
       'creator.department as creator_department',
@@ -36,14 +43,11 @@ export function selectTopics(db: Kysely<Database>, viewerId: string) {
       'f.user_id as followed_by',
       'rs.last_read_number as last_read_number',
       'nl.level as my_notification_level',
-      eb
-        .selectFrom('posts as up')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('up.topic_id', '=', 'topics.id')
-        .where('up.deleted_at', 'is', null)
-        .where('up.author_id', '!=', viewerId)
-        .where((w) => w('up.number', '>', w.fn.coalesce('rs.last_read_number', w.lit(0))))
-        .as('unread_count'),
+      sql<number>`topics.post_count - ${lastRead}
+        - (select count(*) from posts own where own.topic_id = topics.id and own.author_id = ${viewerId}
+            and own.deleted_at is null and own.number > ${lastRead})
+        - (select count(*) from posts gone where gone.topic_id = topics.id
+            and gone.deleted_at is not null and gone.number > ${lastRead})`.as('unread_count'),
     ]);
 }
 

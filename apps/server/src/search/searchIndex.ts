@@ -43,6 +43,24 @@ function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * `f.body LIKE '%term%'` on the FTS5 trigram table. FTS5 answers LIKE from its trigram index only
+ * without an ESCAPE clause (with one it reads every document), so a term without `%` or `_` is
+ * matched as is (a backslash is then an ordinary character, as it was when escaped).
+ */
+function ftsLike(term: string) {
+  return /[%_]/.test(term)
+    ? sql<boolean>`f.body like ${likePattern(term)} escape '\\'`
+    : sql<boolean>`f.body like ${`%${term}%`}`;
+}
+
+/** SQLite: the ids of the documents holding every term, read from the FTS5 trigram index. */
+export function sqliteMatches(terms: string[]) {
+  return sql<{
+    rowid: number;
+  }>`select f.rowid from search_fts f where ${sql.join(terms.map(ftsLike), sql` and `)}`;
+}
+
 /** Up to 200 characters around the first term found. */
 export function snippetOf(body: string, terms: string[]): string {
   const lower = body.toLowerCase();
@@ -90,10 +108,7 @@ export async function searchVisible(
       sql<boolean>`(d.tsv @@ plainto_tsquery('simple', ${q}) or (${sql.join(likes, sql` and `)}))`,
     );
   } else {
-    const likes = terms.map((t) => sql<boolean>`f.body like ${likePattern(t)} escape '\\'`);
-    query = query.where(
-      sql<boolean>`d.id in (select f.rowid from search_fts f where ${sql.join(likes, sql` and `)})`,
-    );
+    query = query.where(sql<boolean>`d.id in (${sqliteMatches(terms)})`);
   }
   if (after) {
     const [at, id] = after;

@@ -16,6 +16,7 @@ import * as bindSignInAttempts from './20261124130000-bind-sign-in-attempts.ts';
 import * as addUserAccessSources from './20261124154500-add-user-access-sources.ts';
 import * as indexUnpostedAttachments from './20261124171300-index-unposted-attachments.ts';
 import * as createTeamsConversations from './20261125090000-create-teams-conversations.ts';
+import * as indexPostsForUnreadCounts from './20261125120000-index-posts-for-unread-counts.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '20261124154500-add-user-access-sources': addUserAccessSources,
   '20261124171300-index-unposted-attachments': indexUnpostedAttachments,
   '20261125090000-create-teams-conversations': createTeamsConversations,
+  '20261125120000-index-posts-for-unread-counts': indexPostsForUnreadCounts,
 };

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { sqliteMatches } from '../../search/searchIndex.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
@@ -83,4 +85,31 @@ describeEachDatabase('GET /api/search', (kind) => {
     expect(second.items.map((h) => h.postNumber)).toEqual([1]);
     expect(second.nextCursor).toBeNull();
   });
+
+  it('takes %, _ and \\ in a word literally', async () => {
+    const alice = await signedIn(server);
+    const t = await buildTopic(server, alice);
+    const percent = await buildPost(server, alice, t.id, 'ลดราคา 100%_off วันนี้');
+    const path = await buildPost(server, alice, t.id, 'the file is in C:\\temp\\reports');
+    await buildPost(server, alice, t.id, 'ลดราคา 1000xoff and C:/temp/reports');
+    const ids = async (q: string) =>
+      dataOf<{ items: Hit[] }>(await search(alice, q)).items.map((h) => h.postId);
+    expect(await ids('100%_off')).toEqual([percent.id]);
+    expect(await ids('c:\\temp\\rep')).toEqual([path.id]);
+    expect(await ids('0%_o')).toEqual([percent.id]);
+  });
+
+  if (kind === 'sqlite') {
+    it('reads the matches from the trigram index, not every document', async () => {
+      const plan = async (terms: string[]) =>
+        (
+          await sql<{ detail: string }>`explain query plan ${sqliteMatches(terms)}`.execute(
+            server.ctx.db.kysely,
+          )
+        ).rows.map((r) => r.detail);
+      // FTS5 names the LIKE it answers from its index (L); with none it scans every document.
+      expect(await plan(['ประชุม'])).toEqual([expect.stringMatching(/VIRTUAL TABLE INDEX 0:L\d/)]);
+      expect(await plan(['quarterly', 'ไตรมาส'])).toEqual([expect.stringMatching(/INDEX 0:L\d+L\d+/)]);
+    });
+  }
 });
