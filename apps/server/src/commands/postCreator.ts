@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type CreatePostRequest, EventName, topicRoom } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
@@ -21,6 +22,27 @@ async function earlierPost(trx: Kysely<Database>, actor: UserRow, clientId: stri
     .executeTakeFirst();
   if (existing) sameRequestOrConflict(existing.request_hash, hash, 'post');
   return existing;
+}
+
+/**
+ * Gives a new post the next number of its topic (gap-free: the counter is updated in the post's
+ * transaction) and makes it the topic's latest activity.
+ */
+async function numberPost(
+  trx: Kysely<Database>,
+  topicId: string,
+  draft: PostRow,
+  at: string,
+): Promise<PostRow> {
+  const { post_count } = await trx
+    .updateTable('topics')
+    .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
+    .where('id', '=', topicId)
+    .returning('post_count')
+    .executeTakeFirstOrThrow();
+  const number = Number(post_count);
+  await trx.updateTable('posts').set({ number }).where('id', '=', draft.id).execute();
+  return { ...draft, number };
 }
 
 /**
@@ -66,13 +88,11 @@ export async function postCreator(
   }
 
   const at = now();
-  const { post_count } = await trx
-    .updateTable('topics')
-    .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
-    .where('id', '=', topic.id)
-    .returning('post_count')
-    .executeTakeFirstOrThrow();
-  const post = await trx
+  // The post gets its number last, just before its event is recorded: on PostgreSQL the topic's
+  // counter is a row lock held until commit, and taking it first made every writer to the topic wait
+  // for the whole of the previous writer's transaction. Until then the row carries a provisional
+  // number below zero, which no committed post ever has.
+  const draft = await trx
     .insertInto('posts')
     .values({
       id: newId(),
@@ -80,7 +100,7 @@ export async function postCreator(
       author_id: actor.id,
       client_id: input.clientId,
       request_hash: hash,
-      number: Number(post_count),
+      number: -randomInt(1, 2 ** 31 - 1),
       body: input.body,
       comment_count: 0,
       pinned_at: null,
@@ -97,7 +117,7 @@ export async function postCreator(
     // Still not in a post: the clean-up of unposted uploads may have removed one since the check.
     const taken = await trx
       .updateTable('attachments')
-      .set({ post_id: post.id })
+      .set({ post_id: draft.id })
       .where('id', 'in', fileIds)
       .where('post_id', 'is', null)
       .executeTakeFirst();
@@ -105,8 +125,18 @@ export async function postCreator(
       throw invalid('body.attachmentIds', 'a file was removed before it was posted: upload it again');
     }
   }
-  await storeMentions(trx, post.id, post.id, mentions);
-  await ringBellsByDefault(trx, post.id, [actor.id, ...mentions], at);
+  await storeMentions(trx, draft.id, draft.id, mentions);
+  await ringBellsByDefault(trx, draft.id, [actor.id, ...mentions], at);
+  if (input.body.trim()) {
+    await indexDocument(trx, {
+      kind: 'post',
+      refId: draft.id,
+      topicId: topic.id,
+      body: input.body,
+      createdAt: at,
+    });
+  }
+  const post = await numberPost(trx, topic.id, draft, at);
   await notifyTopicChange(
     trx,
     actor,
@@ -115,15 +145,6 @@ export async function postCreator(
     { post, text: input.body },
     at,
   );
-  if (input.body.trim()) {
-    await indexDocument(trx, {
-      kind: 'post',
-      refId: post.id,
-      topicId: topic.id,
-      body: input.body,
-      createdAt: at,
-    });
-  }
   const [base] = await presentPostBases(trx, [post]);
   await recordTopicEvent(
     trx,

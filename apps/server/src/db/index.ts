@@ -114,16 +114,18 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 const SQLITE_SYNCHRONOUS = ['off', 'normal', 'full', 'extra'];
 
 /**
- * How the database makes a commit durable, read on the server's own connection (Kysely keeps one
- * SQLite connection): SQLite's `journal_mode` and `synchronous` (`full`: the WAL is fsynced at every
- * commit), PostgreSQL's `fsync` and `synchronous_commit`. Logged at start, where the kill -9 test
- * reads it: a kill cannot show a missing fsync (the operating system keeps the written pages), only
- * a power cut could.
+ * How the database makes a commit durable, read on the server's own write connection (a transaction
+ * runs on it; a SQLite file also has a read connection): SQLite's `journal_mode` and `synchronous`
+ * (`full`: the WAL is fsynced at every commit), PostgreSQL's `fsync` and `synchronous_commit`.
+ * Logged at start, where the kill -9 test reads it: a kill cannot show a missing fsync (the
+ * operating system keeps the written pages), only a power cut could.
  */
 export async function durabilitySettings(db: Db): Promise<Record<string, string>> {
   if (db.kind === 'sqlite') {
-    const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
-    const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely);
+    const { journal, synchronous } = await db.kysely.transaction().execute(async (trx) => ({
+      journal: await sql<{ journal_mode: string }>`pragma journal_mode`.execute(trx),
+      synchronous: await sql<{ synchronous: number }>`pragma synchronous`.execute(trx),
+    }));
     const level = synchronous.rows[0]?.synchronous ?? -1;
     return {
       journalMode: String(journal.rows[0]?.journal_mode),

@@ -1,82 +1,150 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
-
-/** SQLite's parameters are numbers, strings, bigints, buffers or null: convert what JS adds. */
-function toSqlite(value: unknown): SQLInputValue {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString();
-  if (value === undefined) return null;
-  return value as SQLInputValue;
-}
-
-/** Turns a row returned as an array into an object keyed by column name (a later duplicate name wins, as in SQLite's own objects). */
-function rowFrom(columns: string[]): (row: unknown) => Record<string, unknown> {
-  return (row) => {
-    const values = row as unknown[];
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) object[columns[i]!] = values[i];
-    return object;
-  };
-}
-
-/** How many prepared statements one connection keeps; the app has a few hundred distinct queries. */
-const STATEMENT_CACHE_SIZE = 500;
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteAdapter,
+  type SqliteDatabase,
+  SqliteDialect,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import { adapt, openSqliteConnection } from './sqlite-connection.ts';
+import { SqliteWriter } from './sqlite-writer.ts';
 
 /**
- * Adapts `node:sqlite` to the better-sqlite3-shaped interface of Kysely's SQLite driver. Prepared
- * statements are kept by their SQL text (least recently used dropped first): Kysely compiles the
- * same query to the same text, and preparing it again on every call costs more than running it.
+ * One use of the database by Kysely: a single query, or a transaction. A read outside a
+ * transaction runs at once on the read connection (WAL lets it read the last committed state, never
+ * a batch that is not yet durable); a transaction, and a write on its own, take the write connection
+ * and run in its batch (`sqlite-writer.ts`), and are answered once the batch is committed.
  */
-function adapt(db: DatabaseSync): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement>();
+class SqliteSession implements DatabaseConnection {
+  readonly #writer: SqliteWriter;
+  readonly #reader: SqliteDatabase;
+  #holdsLock = false;
+  #inTransaction = false;
+
+  constructor(writer: SqliteWriter, reader: SqliteDatabase) {
+    this.#writer = writer;
+    this.#reader = reader;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#inTransaction) return this.#writer.query<R>(compiled);
+    if (SelectQueryNode.is(compiled.query)) {
+      return { rows: this.#reader.prepare(compiled.sql).all(compiled.parameters) as R[] };
+    }
+    // Anything else on its own (a write, a pragma, raw SQL) is a transaction of its own.
+    await this.begin();
+    let result: QueryResult<R>;
+    try {
+      result = this.#writer.query<R>(compiled);
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+    await this.commit();
+    return result;
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (this.#inTransaction || !SelectQueryNode.is(compiled.query)) {
+      throw new Error('SQLite streams only reads outside a transaction');
+    }
+    for (const row of this.#reader.prepare(compiled.sql).iterate(compiled.parameters))
+      yield { rows: [row as R] };
+  }
+
+  async begin(): Promise<void> {
+    await this.#writer.lock();
+    this.#holdsLock = true;
+    this.#writer.begin();
+    this.#inTransaction = true;
+  }
+
+  commit(): Promise<void> {
+    const durable = this.#writer.release();
+    this.#inTransaction = false;
+    this.#holdsLock = false;
+    return durable;
+  }
+
+  rollback(): void {
+    // After a failed COMMIT there is nothing left to undo: the batch was rolled back.
+    if (!this.#inTransaction) return;
+    this.#inTransaction = false;
+    this.#holdsLock = false;
+    this.#writer.rollback();
+  }
+
+  release(): void {
+    if (!this.#holdsLock) return;
+    this.#holdsLock = false;
+    this.#writer.unlock();
+  }
+}
+
+/** Kysely's driver for a SQLite file: a read connection, and the write connection with group commit. */
+class SqliteFileDriver implements Driver {
+  readonly #filename: string;
+  #writer: SqliteWriter | undefined;
+  #reader: SqliteDatabase | undefined;
+
+  constructor(filename: string) {
+    this.#filename = filename;
+  }
+
+  async init(): Promise<void> {
+    // The writer first: it creates the file and turns WAL on before the reader opens it.
+    this.#writer = new SqliteWriter(this.#filename);
+    const reader = openSqliteConnection(this.#filename);
+    // Reads only: writes go through the writer's batches.
+    reader.exec('PRAGMA query_only = ON');
+    this.#reader = adapt(reader);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new SqliteSession(this.#writer!, this.#reader!);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as SqliteSession).begin();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as SqliteSession).commit();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as SqliteSession).rollback();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as SqliteSession).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#writer?.close();
+    this.#reader?.close();
+  }
+}
+
+/**
+ * Opens a SQLite database with the pragmas BTalk relies on (WAL, `synchronous = FULL`: an
+ * acknowledged write survives a kill -9 and a power cut). A file gets a read connection and a write
+ * connection with group commit (`sqlite-writer.ts`): one fsync for the writes of many requests.
+ * `:memory:` (most tests) is one database per connection, so it keeps Kysely's single connection.
+ */
+export function createSqliteDialect(filename: string): Dialect {
+  if (filename === ':memory:') {
+    return new SqliteDialect({ database: () => Promise.resolve(adapt(openSqliteConnection(filename))) });
+  }
   return {
-    close: () => {
-      cache.clear();
-      db.close();
-    },
-    prepare(sql: string): SqliteStatement {
-      const cached = cache.get(sql);
-      if (cached) {
-        cache.delete(sql);
-        cache.set(sql, cached);
-        return cached;
-      }
-      const stmt = db.prepare(sql);
-      const columns = stmt.columns().map((c) => c.name);
-      // Rows come back as arrays and become objects here: node:sqlite builds a row object in C++
-      // about twice as slowly (136 us against 77 us for a page of 31 posts).
-      const arrays = typeof stmt.setReturnArrays === 'function';
-      if (arrays) stmt.setReturnArrays(true);
-      const toRow = arrays ? rowFrom(columns) : (row: unknown) => row;
-      const statement: SqliteStatement = {
-        // A statement that produces columns returns rows (SELECT, or a write with RETURNING).
-        reader: columns.length > 0,
-        all: (params) => stmt.all(...params.map(toSqlite)).map(toRow),
-        run: (params) => stmt.run(...params.map(toSqlite)),
-        iterate: function* (params) {
-          for (const row of stmt.iterate(...params.map(toSqlite))) yield toRow(row);
-        },
-      };
-      cache.set(sql, statement);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      return statement;
-    },
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new SqliteFileDriver(filename),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
   };
-}
-
-/**
- * Opens a SQLite database file (or `:memory:`) with the pragmas BTalk relies on: WAL, full
- * durability (an acknowledged write survives a kill -9), foreign keys, and a busy timeout.
- */
-export function createSqliteDialect(filename: string): SqliteDialect {
-  return new SqliteDialect({
-    database: () => {
-      const db = new DatabaseSync(filename);
-      db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = FULL');
-      db.exec('PRAGMA foreign_keys = ON');
-      db.exec('PRAGMA busy_timeout = 5000');
-      return Promise.resolve(adapt(db));
-    },
-  });
 }

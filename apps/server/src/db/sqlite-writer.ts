@@ -1,0 +1,172 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { CompiledQuery, QueryResult, SqliteDatabase } from 'kysely';
+import { adapt, openSqliteConnection } from './sqlite-connection.ts';
+
+/** The savepoint each transaction of a batch runs in. */
+const SAVEPOINT = 'btalk_write';
+/** A batch is committed once this many transactions are in it, even if more are waiting. */
+const MAX_BATCH = 64;
+
+/** A transaction released into the open batch, waiting for the batch's COMMIT. */
+interface Waiting {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Group commit on the SQLite write connection. One transaction at a time holds the connection (a
+ * FIFO lock); the first of a batch opens the outer transaction (`BEGIN IMMEDIATE`) and each runs in
+ * a savepoint, so that a failing one is rolled back alone. A finished transaction releases its
+ * savepoint and the lock, and waits: the batch is committed after the event loop's turn, so that
+ * the transactions of the requests that arrived meanwhile join it, and one COMMIT, one fsync
+ * (`synchronous = FULL`), makes all of them durable. Only then is each transaction's commit resolved
+ * (or rejected, if the COMMIT failed).
+ */
+export class SqliteWriter {
+  readonly #connection: DatabaseSync;
+  readonly #db: SqliteDatabase;
+  readonly #queue: (() => void)[] = [];
+  #locked = false;
+  #closed = false;
+  #batchOpen = false;
+  #savepointOpen = false;
+  #commitScheduled = false;
+  #batch: Waiting[] = [];
+
+  /** Opens the write connection of a database file. */
+  constructor(filename: string) {
+    this.#connection = openSqliteConnection(filename);
+    this.#db = adapt(this.#connection);
+  }
+
+  /** Waits until the write connection is this caller's. */
+  lock(): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('the database is closed'));
+    if (!this.#locked && this.#queue.length === 0) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#queue.push(resolve));
+  }
+
+  /** Gives the connection to the next caller; when nobody waits, the batch is committed soon. */
+  unlock(): void {
+    this.#locked = false;
+    if (this.#batchOpen && this.#batch.length >= MAX_BATCH) this.#commit();
+    const next = this.#queue.shift();
+    if (next) {
+      this.#locked = true;
+      next();
+    } else if (this.#batchOpen) {
+      this.#scheduleCommit();
+    }
+  }
+
+  /** Commits the batch after this turn of the event loop, unless a transaction holds the connection then. */
+  #scheduleCommit(): void {
+    if (this.#commitScheduled) return;
+    this.#commitScheduled = true;
+    setImmediate(() => {
+      this.#commitScheduled = false;
+      if (this.#batchOpen && !this.#locked) this.#commit();
+    });
+  }
+
+  #commit(): void {
+    const batch = this.#batch;
+    this.#batch = [];
+    this.#batchOpen = false;
+    let failure: Error | null = null;
+    try {
+      this.#connection.exec('COMMIT');
+    } catch (error) {
+      failure = error as Error;
+      // A failed COMMIT can leave the transaction open: end it, so that none of it is written later.
+      if (this.#connection.isTransaction) this.#connection.exec('ROLLBACK');
+    }
+    for (const waiting of batch) {
+      if (failure) waiting.reject(failure);
+      else waiting.resolve();
+    }
+  }
+
+  /** Runs `work` on the connection; notices when SQLite has rolled the whole batch back. */
+  #run<T>(work: () => T): T {
+    try {
+      return work();
+    } finally {
+      if (this.#batchOpen && !this.#connection.isTransaction) {
+        // Some errors (a full disk, an I/O error) end the outer transaction: every transaction
+        // released into the batch is lost with it, and must not be acknowledged.
+        this.#batchOpen = false;
+        this.#savepointOpen = false;
+        const lost = new Error('the write was rolled back with its batch');
+        for (const waiting of this.#batch.splice(0)) waiting.reject(lost);
+      }
+    }
+  }
+
+  /** Opens the caller's transaction (a savepoint in the batch); the caller holds the lock. */
+  begin(): void {
+    if (!this.#batchOpen) {
+      this.#connection.exec('BEGIN IMMEDIATE');
+      this.#batchOpen = true;
+    }
+    this.#run(() => this.#connection.exec(`SAVEPOINT ${SAVEPOINT}`));
+    this.#savepointOpen = true;
+  }
+
+  /** Runs one statement of the caller's transaction. */
+  query<R>(compiled: CompiledQuery): QueryResult<R> {
+    return this.#run(() => {
+      const statement = this.#db.prepare(compiled.sql);
+      if (statement.reader) return { rows: statement.all(compiled.parameters) as R[] };
+      const { changes, lastInsertRowid } = statement.run(compiled.parameters);
+      return {
+        numAffectedRows: changes === undefined ? undefined : BigInt(changes),
+        insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid),
+        rows: [],
+      };
+    });
+  }
+
+  /**
+   * Ends the caller's transaction successfully and gives up the lock: the returned promise is
+   * resolved once the batch's COMMIT has made it durable. Throws (holding the lock) if the savepoint
+   * cannot be released.
+   */
+  release(): Promise<void> {
+    if (!this.#savepointOpen) throw new Error('the write was rolled back with its batch');
+    this.#run(() => this.#connection.exec(`RELEASE ${SAVEPOINT}`));
+    this.#savepointOpen = false;
+    const durable = new Promise<void>((resolve, reject) => this.#batch.push({ resolve, reject }));
+    this.unlock();
+    return durable;
+  }
+
+  /** Undoes the caller's transaction alone (the rest of the batch stays) and gives up the lock. */
+  rollback(): void {
+    try {
+      if (!this.#savepointOpen) return;
+      this.#savepointOpen = false;
+      try {
+        this.#run(() => this.#connection.exec(`ROLLBACK TO ${SAVEPOINT}; RELEASE ${SAVEPOINT}`));
+      } catch (error) {
+        // The savepoint may still hold the failed transaction's writes: never commit them.
+        this.#run(() => this.#connection.exec('ROLLBACK'));
+        throw error;
+      }
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /** Waits for the transactions under way, commits the last batch and closes the connection. */
+  async close(): Promise<void> {
+    const last = this.lock();
+    this.#closed = true;
+    await last;
+    if (this.#batchOpen) this.#commit();
+    this.#db.close();
+  }
+}
