@@ -3,7 +3,11 @@
  * own. `btalk`: the real app on a SQLite file (the embedded default) with one organisation-wide
  * topic; the sender posts through the real topics API (POST /api/topics/:id/posts), so each post
  * goes through authenticate, the terms gate, validation, the post command, the event log and the
- * fan-out. `bare`: a plain `ws` server that broadcasts each POSTed body to every socket.
+ * fan-out. `bare`: a plain `ws` server that broadcasts each POSTed body to every socket, in a
+ * message of the same shape and size as BTalk's `post.created` (so that both cost the clients, all
+ * in one harness process, the same to read).
+ * Arguments: `btalk|bare <clients> [topics]`, `topics` more organisation-wide topics (for
+ * bench/room-change.ts, which uses this server too).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,10 +27,15 @@ type Reply = { port: number; tokens: string[]; postPath: string };
 
 const mode = process.argv[2] as 'btalk' | 'bare';
 const clients = Number(process.argv[3]);
+/** Organisation-wide topics besides the one posted to (bench/room-change.ts). */
+const topics = Number(process.argv[4] ?? 0);
 
 function report(message: object): void {
   process.send!(message);
 }
+
+// A normal exit on SIGTERM, so that `--cpu-prof` writes its profile.
+process.on('SIGTERM', () => process.exit(0));
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'memory') {
@@ -39,13 +48,34 @@ async function bare(): Promise<Reply> {
   const server = createServer();
   const wss = new WebSocketServer({ server });
   let seq = 0;
+  const topicId = newId();
+  const author = { id: newId(), displayName: 'Bench 1', email: 'bench1@bench.test', department: null };
   server.on('request', (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const payload = JSON.parse(Buffer.concat(chunks).toString());
+      const { clientId, body } = JSON.parse(Buffer.concat(chunks).toString());
       seq += 1;
-      const text = JSON.stringify({ type: 'event', seq, room: 'topic:bench', name: 'post.created', payload });
+      const createdAt = new Date().toISOString();
+      const post = {
+        id: newId(),
+        clientId,
+        topicId,
+        number: seq,
+        author,
+        body,
+        mentions: [],
+        attachments: [],
+        reactions: [],
+        commentCount: 0,
+        pinnedAt: null,
+        editedAt: null,
+        deletedAt: null,
+        createdAt,
+      };
+      const room = `topic:${topicId}`;
+      const message = { type: 'event', seq, room, name: 'post.created', payload: { post } };
+      const text = JSON.stringify({ ...message, actorId: author.id, createdAt });
       for (const socket of wss.clients) socket.send(text);
       res
         .writeHead(200, { 'content-type': 'application/json' })
@@ -82,6 +112,14 @@ async function btalk(): Promise<Reply> {
     payload: { title: 'Benchmark', visibility: 'organisation' },
   });
   const topicId = (created.json() as { data: { id: string } }).data.id;
+  for (let i = 0; i < topics; i += 1) {
+    await app.inject({
+      method: 'POST',
+      url: '/api/topics',
+      headers: { 'x-api-key': config.apiKey, authorization: `Bearer ${tokens.at(-1)}` },
+      payload: { title: `Topic ${i}`, visibility: 'organisation' },
+    });
+  }
   return {
     port: (app.server.address() as { port: number }).port,
     tokens,

@@ -4,7 +4,9 @@ import type { WebSocket } from 'ws';
 import type { AccessClaims } from '../auth/accessTokens.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { DomainEventRecord } from '../events/eventLog.ts';
+import { frameStream, textFrame, writeTextFrame } from './frames.ts';
 import type { EventFilter } from './rooms.ts';
+import type { Flushable, SlicedWrites } from './slicedWrites.ts';
 
 /** Live events a connection holds while it catches up; more than this and it is a slow consumer. */
 const MAX_QUEUED_EVENTS = 20_000;
@@ -12,14 +14,25 @@ const MAX_QUEUED_EVENTS = 20_000;
 /** How long a closing socket may take to finish its close handshake before it is cut. */
 const CLOSE_GRACE_MS = 5000;
 
-/** A domain event together with its wire text, serialised once for every connection. */
-export interface OutgoingEvent {
-  event: DomainEventRecord;
+/** A message ready to be written: its frame, and its text for a socket whose frames `ws` builds. */
+interface OutgoingMessage {
   text: string;
+  frame: Buffer;
+}
+
+/** A domain event with its wire text and frame, serialised and framed once for every connection. */
+export interface OutgoingEvent extends OutgoingMessage {
+  event: DomainEventRecord;
+}
+
+/** An event ready to be sent to any number of sockets (each one a write of the same frame). */
+export function outgoing(event: DomainEventRecord): OutgoingEvent {
+  const text = eventText(event);
+  return { event, text, frame: textFrame(text) };
 }
 
 /** The wire text of an event message: built once per event and sent to every subscriber as is. */
-export function eventText(event: DomainEventRecord): string {
+function eventText(event: DomainEventRecord): string {
   const message: ServerMessage = {
     type: 'event',
     seq: event.seq,
@@ -37,7 +50,7 @@ export function eventText(event: DomainEventRecord): string {
  * (replay after `hello`, or re-evaluating its rooms after an access change) live events wait in a
  * queue, and anything at or below the last sent `seq` is dropped.
  */
-export class Connection {
+export class Connection implements Flushable {
   readonly socket: WebSocket;
   user: UserRow;
   claims: AccessClaims;
@@ -54,6 +67,11 @@ export class Connection {
   #ops: Promise<void> = Promise.resolve();
   #pendingOps = 0;
   readonly #maxBufferedBytes: number;
+  /** Where event frames are written (the socket's TCP stream), or null to `send` them. */
+  readonly #stream: ReturnType<typeof frameStream>;
+  /** Messages waiting for this socket's turn in the hub's sliced writes, in order. */
+  readonly #pending: OutgoingMessage[] = [];
+  readonly #writes: SlicedWrites;
   readonly #onFailure: (error: unknown) => void;
 
   constructor(
@@ -61,12 +79,15 @@ export class Connection {
     user: UserRow,
     claims: AccessClaims,
     maxBufferedBytes: number,
+    writes: SlicedWrites,
     onFailure: (error: unknown) => void,
   ) {
     this.socket = socket;
     this.user = user;
     this.claims = claims;
     this.#maxBufferedBytes = maxBufferedBytes;
+    this.#stream = frameStream(socket);
+    this.#writes = writes;
     this.#onFailure = onFailure;
   }
 
@@ -75,7 +96,10 @@ export class Connection {
     return this.#queue === null;
   }
 
-  /** A live event from the hub: sent now, or queued while the connection catches up. */
+  /**
+   * A live event from the hub: sent in this socket's turn of the hub's sliced writes (the hub
+   * starts them after its fan-out), or queued while the connection catches up.
+   */
   deliver(item: OutgoingEvent): void {
     if (this.closed) return;
     if (this.#queue) {
@@ -86,7 +110,9 @@ export class Connection {
       this.#queue.push(item);
       return;
     }
-    this.sendEvent(item);
+    if (!this.#accept(item)) return;
+    this.#pending.push(item);
+    if (this.#pending.length === 1) this.#writes.add(this);
   }
 
   /**
@@ -94,10 +120,34 @@ export class Connection {
    * not receive it (decided when it is sent, so a change of rights applies to what still waits).
    */
   sendEvent(item: OutgoingEvent): void {
-    if (this.closed || item.event.seq <= this.sentSeq) return;
-    if (this.filters.get(item.event.room)?.(item.event) === false) return;
+    if (this.#accept(item)) this.#writeMessage(item);
+  }
+
+  /** Whether an event is to be sent on this socket; if so it counts as sent from now on. */
+  #accept(item: OutgoingEvent): boolean {
+    if (this.closed || item.event.seq <= this.sentSeq) return false;
+    if (this.filters.size > 0 && this.filters.get(item.event.room)?.(item.event) === false) return false;
     this.sentSeq = item.event.seq;
-    this.#write(item.text);
+    return true;
+  }
+
+  /** Writes the messages waiting for this socket's turn, in order, in one write. */
+  writePending(): void {
+    const pending = this.#pending;
+    if (pending.length === 0) return;
+    const many = pending.length > 1;
+    try {
+      if (many) this.#stream?.cork();
+      if (!this.closed) {
+        for (const item of pending) writeTextFrame(this.socket, this.#stream, item.frame, item.text);
+      }
+    } catch (error) {
+      this.#onFailure(error);
+    } finally {
+      if (many) this.#stream?.uncork();
+      pending.length = 0;
+    }
+    this.#checkBuffered();
   }
 
   /** Sends a message that is not a domain event (ready, pong, volatile...). */
@@ -108,6 +158,16 @@ export class Connection {
   /** Sends text already serialised (a volatile message shared by many sockets). */
   sendText(text: string): void {
     if (!this.closed) this.#write(text);
+  }
+
+  /** Writes a message now, or after the messages still waiting for this socket's turn. */
+  #writeMessage(item: OutgoingMessage): void {
+    if (this.#pending.length > 0) {
+      this.#pending.push(item);
+      return;
+    }
+    writeTextFrame(this.socket, this.#stream, item.frame, item.text);
+    this.#checkBuffered();
   }
 
   /**
@@ -143,7 +203,14 @@ export class Connection {
   }
 
   #write(text: string): void {
-    this.socket.send(text);
+    if (this.#pending.length > 0) this.#pending.push({ text, frame: textFrame(text) });
+    else {
+      this.socket.send(text);
+      this.#checkBuffered();
+    }
+  }
+
+  #checkBuffered(): void {
     if (this.socket.bufferedAmount > this.#maxBufferedBytes) {
       this.close(
         RealtimeCloseCode.slowConsumer,
@@ -154,6 +221,9 @@ export class Connection {
 
   /** Closes with a code and reason; cuts the socket if the close handshake does not finish. */
   close(code: number, reason: string): void {
+    if (this.closed) return;
+    // What waits goes before the close frame (unless writing it found the client too slow).
+    this.writePending();
     if (this.closed) return;
     this.closed = true;
     this.#queue = null;

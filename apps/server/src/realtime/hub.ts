@@ -14,7 +14,8 @@ import { hasAcceptedCurrentTerms } from '../auth/termsGate.ts';
 import type { AppContext } from '../context.ts';
 import type { DomainEventRecord } from '../events/eventLog.ts';
 import { AppError } from '../http/errors.ts';
-import { Connection, eventText, type OutgoingEvent } from './connection.ts';
+import { Connection, outgoing } from './connection.ts';
+import { HeartbeatSlices } from './heartbeat.ts';
 import { RealtimeLimits } from './limits.ts';
 import {
   countEventsBetween,
@@ -26,12 +27,17 @@ import {
 } from './log.ts';
 import type { RoomKind } from './rooms.ts';
 import { type ClusterSignal, LocalSignal, RedisSignal } from './signal.ts';
+import { SlicedWrites } from './slicedWrites.ts';
 import { VolatileRelay } from './volatile.ts';
 
 /** Events read from the log per query. */
 const PAGE = 500;
 /** A client further behind than this in its rooms refetches instead of replaying. */
 export const MAX_REPLAY_EVENTS = 5000;
+/** Heartbeat ticks per interval, each pinging a slice of the sockets (see `HeartbeatSlices`). */
+const HEARTBEAT_SLICES = 10;
+/** Sockets written per turn of the event loop when fanning out (see `SlicedWrites`). */
+const WRITE_SLICE = 1024;
 /** How often retention runs. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -56,6 +62,8 @@ export class RealtimeHub {
   readonly #connections = new Set<Connection>();
   /** Each person's sockets on this instance, to open a room to many people at once. */
   readonly #byUser = new Map<string, Set<Connection>>();
+  readonly #heartbeats = new HeartbeatSlices<Connection>(HEARTBEAT_SLICES);
+  readonly #writes = new SlicedWrites(WRITE_SLICE);
   /**
    * Rooms everyone signed in sees (organisation-wide topics): sent to every socket, kept up to date
    * from the log's events, so creating one costs no query per socket.
@@ -97,7 +105,7 @@ export class RealtimeHub {
     this.#signal.onVolatile((message: VolatileMessage) => this.#volatile.fromElsewhere(message));
     this.#timers.push(
       setInterval(() => this.wake(), config.realtime.pollMs),
-      setInterval(() => this.#heartbeat(), config.realtime.heartbeatMs),
+      setInterval(() => this.#heartbeat(), config.realtime.heartbeatMs / HEARTBEAT_SLICES),
       setInterval(() => void this.prune(), PRUNE_EVERY_MS),
     );
     for (const timer of this.#timers) timer.unref();
@@ -167,13 +175,19 @@ export class RealtimeHub {
             // A room this event opens (a started call-tree event, to its audience) is opened first,
             // in one go, so the event itself reaches everyone it concerns.
             const opener = this.#ctx.rooms.opener(event);
-            if (opener) await this.#open(opener, event);
+            if (opener) {
+              this.#writes.start();
+              await this.#open(opener, event);
+            }
             this.#dispatch(event);
           }
+          // The page's events reach each socket in one write, a slice of sockets per turn.
+          this.#writes.start();
         } while (events.length === PAGE && !this.#stopped);
       } catch (error) {
         // The next commit or poll tries again from the same position: nothing is skipped.
         if (!this.#stopped) this.#log.warn({ err: error }, 'realtime: reading the event log failed');
+        this.#writes.start();
         return;
       }
     } while (this.#wakeAgain && !this.#stopped);
@@ -209,7 +223,7 @@ export class RealtimeHub {
     if (change?.everyone) this.#everyone.add(change.room);
     else if (change) this.#everyone.delete(change.room);
     const subscribers = this.#subscribers(event.room);
-    const item: OutgoingEvent = { event, text: eventText(event) };
+    const item = outgoing(event);
     for (const connection of subscribers) connection.deliver(item);
     const scope = this.#ctx.rooms.accessChangedBy(event);
     if (scope === 'everyone') {
@@ -264,7 +278,7 @@ export class RealtimeHub {
       let after = event.seq;
       for (;;) {
         const page = await eventsBetween(this.#ctx.db.kysely, added, after, upto, PAGE);
-        connection.enqueueReplay(page.map((e) => ({ event: e, text: eventText(e) })));
+        connection.enqueueReplay(page.map(outgoing));
         if (page.length < PAGE) break;
         after = page.at(-1)!.seq;
       }
@@ -430,12 +444,14 @@ export class RealtimeHub {
       person.user,
       person.claims,
       this.#ctx.config.realtime.maxBufferedBytes,
+      this.#writes,
       (error) => {
         this.#log.error({ err: error }, 'realtime: a connection failed');
         connection.close(1011, 'server error; reconnect');
       },
     );
     this.#connections.add(connection);
+    this.#heartbeats.add(connection);
     let mine = this.#byUser.get(connection.user.id);
     if (!mine) {
       mine = new Set();
@@ -470,7 +486,7 @@ export class RealtimeHub {
         let after = last;
         for (;;) {
           const page = await eventsBetween(db, this.#replayRooms(connection), after, start, PAGE);
-          for (const event of page) connection.sendEvent({ event, text: eventText(event) });
+          for (const event of page) connection.sendEvent(outgoing(event));
           if (page.length < PAGE || connection.closed) break;
           after = page.at(-1)!.seq;
         }
@@ -505,7 +521,7 @@ export class RealtimeHub {
   }
 
   #heartbeat(): void {
-    for (const connection of this.#connections) {
+    for (const connection of this.#heartbeats.next()) {
       if (!connection.alive) {
         // No pong since the last ping: the peer is gone; a close frame would never arrive.
         connection.closed = true;
@@ -520,6 +536,7 @@ export class RealtimeHub {
   #remove(connection: Connection): void {
     connection.closed = true;
     if (this.#connections.delete(connection)) this.#limits.release(connection.user.id);
+    this.#heartbeats.delete(connection);
     const mine = this.#byUser.get(connection.user.id);
     mine?.delete(connection);
     if (mine?.size === 0) this.#byUser.delete(connection.user.id);
