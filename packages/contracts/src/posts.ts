@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CommentAbilities, PostAbilities } from './contentAbilities.ts';
 import { MAX_COMMENT_LENGTH, MAX_POST_LENGTH, REACTION_EMOJIS } from './limits.ts';
-import { ClientId, Person, page } from './topics.ts';
+import { ClientId, PageQuery, Person, page } from './topics.ts';
 
 export { CommentAbilities, PostAbilities } from './contentAbilities.ts';
 export { MAX_COMMENT_LENGTH, MAX_POST_LENGTH, REACTION_EMOJIS } from './limits.ts';
@@ -89,9 +89,27 @@ export const Post = PostBase.extend({
 });
 export type Post = z.infer<typeof Post>;
 
+/**
+ * `GET /api/topics/:topicId/posts` query: the newest page (nothing but `limit`), the page `around` a
+ * post, the oldest page (`from=oldest`), or the page a `cursor` of an earlier answer points at (older
+ * or newer: the cursor knows which).
+ */
+export const PostPageQuery = PageQuery.extend({
+  /** A post's number: the page holding it, with some older and some newer posts around it. */
+  around: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** `oldest`: the page that begins with the topic's first post. */
+  from: z.enum(['oldest']).optional(),
+}).refine((q) => [q.around, q.from, q.cursor].filter((v) => v !== undefined).length <= 1, {
+  message: 'give at most one of around, from and cursor',
+  path: ['around'],
+});
+export type PostPageQuery = z.infer<typeof PostPageQuery>;
+
 /** `GET /api/topics/:topicId/posts` answer: newest first; the first page also lists the pinned posts. */
 export const PostPage = page(Post).extend({
-  /** On the first page: the pinned posts, most recently pinned first (also in `items` where they fall). */
+  /** Pass as `?cursor=` to get the newer posts after this page; null when it holds the newest post. */
+  newerCursor: z.string().nullable(),
+  /** On a page asked without a cursor: the pinned posts, most recently pinned first (also in `items`). */
   pinned: z.array(Post),
 });
 export type PostPage = z.infer<typeof PostPage>;

@@ -1,9 +1,21 @@
 import type { Comment, CommentPage, Post, PostPage } from '@btalk/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { PostPageAt } from './posts.ts';
 import { queryKeys } from './queryKeys.ts';
 
 /** The cached pages of a topic's posts (newest first, as the API answers them). */
-export type PostPages = InfiniteData<PostPage, string | undefined>;
+export type PostPages = InfiniteData<PostPage, PostPageAt | undefined>;
+
+/**
+ * The cached page that was asked without a cursor (the newest, the oldest or the one around a post):
+ * the one that carries the pinned posts. Pages loaded later, older or newer, come with a cursor.
+ */
+export function pinnedPageIndex(data: PostPages): number {
+  return Math.max(
+    0,
+    data.pageParams.findIndex((at) => !at?.cursor),
+  );
+}
 /** The cached pages of a post's comments (newest first). */
 export type CommentPages = InfiniteData<CommentPage, string | undefined>;
 
@@ -14,22 +26,26 @@ function withPinned(pinned: Post[], post: Post): Post[] {
 
 /**
  * Puts a post into a topic's cached pages: replaces it where it is, or adds it as the newest when it
- * is new. Writes from this tab and (later) realtime events both come through here, so a post that
+ * is new and the newest page is loaded. Writes from this tab and (later) realtime events both come through here, so a post that
  * arrives twice is shown once.
  */
 export function upsertPost(queryClient: QueryClient, post: Post): void {
   queryClient.setQueryData<PostPages>(queryKeys.posts.list(post.topicId), (data) => {
     if (!data) return data;
     let found = false;
+    const pinnedIndex = pinnedPageIndex(data);
     const pages = data.pages.map((page, index) => {
       const items = page.items.map((p) => {
         if (p.id !== post.id) return p;
         found = true;
         return post;
       });
-      return { ...page, items, pinned: index === 0 ? withPinned(page.pinned, post) : page.pinned };
+      return { ...page, items, pinned: index === pinnedIndex ? withPinned(page.pinned, post) : page.pinned };
     });
-    if (!found && pages[0]) pages[0] = { ...pages[0], items: [post, ...pages[0].items] };
+    // A new post belongs after the newest one: only when that is loaded (a reader further back in a
+    // long topic reaches it by paging newer), or the list would show a gap before it.
+    if (!found && pages[0] && pages[0].newerCursor === null)
+      pages[0] = { ...pages[0], items: [post, ...pages[0].items] };
     return { ...data, pages };
   });
 }

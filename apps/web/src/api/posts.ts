@@ -12,12 +12,27 @@ import type { ApiClient } from './client.ts';
 
 const enc = encodeURIComponent;
 
+/** Which page of a topic's posts to load (nothing: the newest); at most one of cursor, around, from. */
+export interface PostPageAt {
+  /** `nextCursor` (older) or `newerCursor` (newer) of a loaded page. */
+  cursor?: string;
+  /** A post's number: the page holding it. */
+  around?: number;
+  /** `oldest`: the page that begins with the first post. */
+  from?: 'oldest';
+  /** How many posts (default 30). */
+  limit?: number;
+}
+
 /** Posts, their comments, reactions, pins and bells. */
 export function postsApi(client: ApiClient) {
   return {
-    /** A page of a topic's posts, newest first; the first page also has the pinned posts. */
-    list: (topicId: string, cursor?: string, limit = 30) =>
-      client.get<PostPage>(`/topics/${enc(topicId)}/posts`, { cursor, limit }),
+    /**
+     * A page of a topic's posts, newest first: the newest page, the page around a post, the oldest
+     * page, or where a cursor of an earlier page points; a page without a cursor has the pinned posts.
+     */
+    list: (topicId: string, { cursor, around, from, limit = 30 }: PostPageAt = {}) =>
+      client.get<PostPage>(`/topics/${enc(topicId)}/posts`, { cursor, around, from, limit }),
     /** One post as the caller sees it. */
     get: (postId: string) => client.get<Post>(`/posts/${enc(postId)}`),
     /** Writes a post; `clientId` makes a retry answer the same post. */

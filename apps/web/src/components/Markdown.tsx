@@ -48,6 +48,19 @@ const components: Components = {
   img: MarkdownImage,
 };
 
+/**
+ * Whether Markdown would draw the text as it is, as one paragraph: one line, no character with a
+ * meaning in CommonMark or GFM (emphasis, code, links, mentions, HTML, entities, escapes, tables), no
+ * web address or e-mail GFM would link, no list, heading or quote at its start, no code indent.
+ * Most chat messages are such, and they skip the parser: the first screen of a long topic on a
+ * phone draws sooner.
+ */
+export function isPlainText(text: string): boolean {
+  return (
+    /^(?![\s\d+=-])[^\n\\`*_~[\]<>#|!&@]*$/.test(text) && !/https?:|www\./i.test(text) && !/\s$/.test(text)
+  );
+}
+
 /** Styles of a message (post, comment, description): tight, as in a chat. */
 const messageStyle = { '& p, & ul, & ol': { my: 0.5 } } as const;
 
@@ -84,9 +97,18 @@ export function Markdown({ text, variant = 'message' }: { text: string; variant?
         ...(variant === 'document' ? documentStyle : messageStyle),
       }}
     >
-      <ReactMarkdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={urlTransform} components={components}>
-        {prepareMentions(text)}
-      </ReactMarkdown>
+      {isPlainText(text) ? (
+        <p>{text}</p>
+      ) : (
+        <ReactMarkdown
+          remarkPlugins={[remarkGfm]}
+          skipHtml
+          urlTransform={urlTransform}
+          components={components}
+        >
+          {prepareMentions(text)}
+        </ReactMarkdown>
+      )}
     </Box>
   );
 }

@@ -88,7 +88,7 @@ function setup() {
     pageParams: [undefined],
   });
   qc.setQueryData<PostPages>(queryKeys.posts.list('t1'), {
-    pages: [{ items: [asPost(base(1))], pinned: [], nextCursor: null }],
+    pages: [{ items: [asPost(base(1))], pinned: [], nextCursor: null, newerCursor: null }],
     pageParams: [undefined],
   });
   const posts = () => qc.getQueryData<PostPages>(queryKeys.posts.list('t1'))!.pages[0]!.items;

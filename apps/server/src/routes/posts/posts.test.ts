@@ -2,6 +2,7 @@ import { ErrorCode } from '@btalk/contracts';
 import { describe, expect, it } from 'vitest';
 import { eventsSince } from '../../events/eventLog.ts';
 import { newId } from '../../ids.ts';
+import { insertPosts } from '../../test/bulkPosts.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
@@ -170,6 +171,111 @@ describeEachDatabase('posts API', (kind) => {
       ])) {
         expect(res.statusCode).toBe(404);
         expect(res.json().code).toBe(ErrorCode.notFound);
+      }
+    });
+  });
+
+  describe('GET /api/topics/:topicId/posts around a post, oldest first and newer pages', () => {
+    interface Page {
+      items: PostData[];
+      nextCursor: string | null;
+      newerCursor: string | null;
+      pinned: PostData[];
+    }
+    const numbers = (page: Page) => page.items.map((p) => p.number);
+    const range = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => from - i); // from down to `to`, newest first
+
+    it('opens any post of a 100,000-post topic directly and pages both ways from it', async () => {
+      const alice = await signedIn(server);
+      const t = await buildTopic(server, alice);
+      await insertPosts(server.ctx.db.kysely, t.id, alice.user.id, 100_000, 'Entry');
+      const get = async (query: string) =>
+        dataOf<Page>(await as(server, alice).get(`/api/topics/${t.id}/posts?${query}`));
+
+      const around = await get('around=50000&limit=30');
+      // The post, 14 older ones and 15 newer ones, newest first as every page is.
+      expect(numbers(around)).toEqual(range(50_015, 50_001).concat(range(50_000, 49_986)));
+      expect(around.items.find((p) => p.number === 50_000)?.body).toBe('Entry 50000');
+      expect(around.pinned).toEqual([]);
+      const older = await get(`cursor=${around.nextCursor}&limit=30`);
+      expect(numbers(older)).toEqual(range(49_985, 49_956));
+      expect(older.newerCursor).not.toBeNull();
+      const newer = await get(`cursor=${around.newerCursor}&limit=30`);
+      expect(numbers(newer)).toEqual(range(50_045, 50_016));
+      expect(newer.nextCursor).not.toBeNull();
+      // A newer page's older cursor and an older page's newer cursor lead back to the same posts.
+      expect(numbers(await get(`cursor=${newer.nextCursor}&limit=15`))).toEqual(range(50_015, 50_001));
+      expect(numbers(await get(`cursor=${older.newerCursor}&limit=15`))).toEqual(range(50_000, 49_986));
+
+      // The top is one request away, and its newer pages run on to the newest post.
+      const oldest = await get('from=oldest&limit=50');
+      expect(numbers(oldest)).toEqual(range(50, 1));
+      expect(oldest.nextCursor).toBeNull();
+      expect(numbers(await get(`cursor=${oldest.newerCursor}&limit=50`))).toEqual(range(100, 51));
+      const newest = await get('limit=10');
+      expect(numbers(newest)).toEqual(range(100_000, 99_991));
+      expect(newest.newerCursor).toBeNull();
+      const last = await get(`cursor=${encodeURIComponent(newest.nextCursor ?? '')}&limit=10`);
+      expect(numbers(last)).toEqual(range(99_990, 99_981));
+      const end = await get(`cursor=${last.newerCursor}&limit=10`);
+      expect(numbers(end)).toEqual(range(100_000, 99_991));
+      expect(end.newerCursor).toBeNull();
+
+      // At the edges the page is shorter on that side, with no cursor past the edge.
+      const first = await get('around=1&limit=30');
+      expect(numbers(first)).toEqual(range(16, 1));
+      expect(first.nextCursor).toBeNull();
+      const top = await get('around=100000&limit=30');
+      expect(numbers(top)).toEqual(range(100_000, 99_986));
+      expect(top.newerCursor).toBeNull();
+    }, 60_000);
+
+    it('lists the pinned posts on a page asked around a post or from the oldest', async () => {
+      const alice = await signedIn(server);
+      const t = await buildTopic(server, alice);
+      const posts = [];
+      for (let i = 1; i <= 4; i++) posts.push(await buildPost(server, alice, t.id, `post ${i}`));
+      dataOf(await as(server, alice).put(`/api/posts/${posts[3]!.id}/pin`, { pinned: true }));
+      for (const query of ['around=2&limit=2', 'from=oldest&limit=2']) {
+        const page = dataOf<Page>(await as(server, alice).get(`/api/topics/${t.id}/posts?${query}`));
+        expect(page.pinned.map((p) => p.number)).toEqual([4]);
+      }
+    });
+
+    it('names the field of a bad page request', async () => {
+      const alice = await signedIn(server);
+      const t = await buildTopic(server, alice);
+      const cursor = dataOf<Page>(
+        await as(server, alice).get(`/api/topics/${t.id}/posts?around=1`),
+      ).nextCursor;
+      const made = Buffer.from(JSON.stringify([3, 'sideways'])).toString('base64url');
+      for (const [query, field] of [
+        ['around=abc', 'query.around'],
+        ['around=0', 'query.around'],
+        ['around=-5', 'query.around'],
+        ['around=1.5', 'query.around'],
+        [`around=3&cursor=${cursor ?? 'WzNd'}`, 'query.around'],
+        ['around=3&from=oldest', 'query.around'],
+        ['from=newest', 'query.from'],
+        [`cursor=${made}`, 'query.cursor'],
+      ] as const) {
+        const res = await as(server, alice).get(`/api/topics/${t.id}/posts?${query}`);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+      }
+    });
+
+    it('requires authentication and hides a members-only topic from strangers', async () => {
+      const alice = await signedIn(server);
+      const eve = await signedIn(server);
+      const t = await buildTopic(server, alice, { visibility: 'members' });
+      await buildPost(server, alice, t.id, 'secret');
+      for (const query of ['around=1', 'from=oldest']) {
+        const anonymous = await as(server, null).get(`/api/topics/${t.id}/posts?${query}`);
+        expect(anonymous.statusCode).toBe(401);
+        const stranger = await as(server, eve).get(`/api/topics/${t.id}/posts?${query}`);
+        expect(stranger.statusCode).toBe(404);
+        expect(stranger.json().code).toBe(ErrorCode.notFound);
       }
     });
   });

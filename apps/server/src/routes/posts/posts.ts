@@ -2,10 +2,10 @@ import {
   BellRequest,
   CreatePostRequest,
   okEnvelope,
-  PageQuery,
   PinRequest,
   Post,
   PostPage,
+  PostPageQuery,
   PostParams,
   TopicParams,
   UpdatePostRequest,
@@ -19,20 +19,120 @@ import { bellRinger, postDeleter, postEditor, postPinner } from '../../commands/
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
-import type { UserRow } from '../../db/schema.ts';
-import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
+import type { PostRow, UserRow } from '../../db/schema.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, invalid } from '../../http/errors.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
 import { authorize, requireVisiblePost } from '../../policies/post.ts';
-import { authorize as authorizeTopic, requireVisibleTopic } from '../../policies/topic.ts';
+import { authorize as authorizeTopic, requireVisibleTopic, type TopicAccess } from '../../policies/topic.ts';
 import { presentPosts } from '../../presenters/post.ts';
+
+/** Where a page of posts starts: which posts, relative to which number. */
+type PostPageStart =
+  | { kind: 'newest' }
+  | { kind: 'oldest' }
+  | { kind: 'around'; number: number }
+  | { kind: 'older' | 'newer'; number: number };
+
+/**
+ * Reads a posts cursor. An older-page cursor holds the number of the oldest post shown (as it always
+ * has, so cursors given before newer paging existed still work); a newer-page cursor holds the number
+ * of the newest post shown and the word `newer`.
+ */
+function readPostCursor(raw: string): PostPageStart {
+  try {
+    const [number] = decodeCursor<[number]>(raw, ['number'])!;
+    return { kind: 'older', number };
+  } catch {
+    const [number, direction] = decodeCursor<[number, string]>(raw, ['number', 'string'])!;
+    if (direction !== 'newer')
+      throw invalid('query.cursor', 'is not a cursor this list gave: start again without it');
+    return { kind: 'newer', number };
+  }
+}
+
+/** The page a query asks for. */
+function pageStart(query: PostPageQuery): PostPageStart {
+  if (query.cursor !== undefined) return readPostCursor(query.cursor);
+  if (query.around !== undefined) return { kind: 'around', number: query.around };
+  return query.from === 'oldest' ? { kind: 'oldest' } : { kind: 'newest' };
+}
+
+/**
+ * Loads one page of a topic's posts, newest first, and whether there are older and newer posts
+ * beyond it. Each direction is one indexed range read on (topic_id, number) of at most `limit + 1`
+ * rows, so the cost is the same at post 10 and at post 100,000. The page around a post holds it,
+ * up to half a page of older posts and the rest newer.
+ */
+async function loadPostPage(
+  db: Kysely<Database>,
+  topicId: string,
+  start: PostPageStart,
+  limit: number,
+): Promise<{ rows: PostRow[]; older: boolean; newer: boolean }> {
+  const topicPosts = () => db.selectFrom('posts').selectAll().where('topic_id', '=', topicId);
+  const olderFrom = async (below: number | null, count: number) => {
+    const rows = await (below === null ? topicPosts() : topicPosts().where('number', '<', below))
+      .orderBy('number', 'desc')
+      .limit(count + 1)
+      .execute();
+    return { rows: rows.slice(0, count), more: rows.length > count };
+  };
+  const newerFrom = async (above: number, count: number) => {
+    const rows = await topicPosts()
+      .where('number', '>', above)
+      .orderBy('number', 'asc')
+      .limit(count + 1)
+      .execute();
+    return { rows: rows.slice(0, count).reverse(), more: rows.length > count };
+  };
+  switch (start.kind) {
+    case 'newest': {
+      const { rows, more } = await olderFrom(null, limit);
+      return { rows, older: more, newer: false };
+    }
+    case 'older': {
+      const { rows, more } = await olderFrom(start.number, limit);
+      return { rows, older: more, newer: true };
+    }
+    case 'oldest': {
+      const { rows, more } = await newerFrom(0, limit);
+      return { rows, older: false, newer: more };
+    }
+    case 'newer': {
+      const { rows, more } = await newerFrom(start.number, limit);
+      return { rows, older: true, newer: more };
+    }
+    case 'around': {
+      const newerCount = Math.floor(limit / 2);
+      const [before, after] = await Promise.all([
+        olderFrom(start.number + 1, limit - newerCount),
+        newerFrom(start.number, newerCount),
+      ]);
+      return { rows: [...after.rows, ...before.rows], older: before.more, newer: after.more };
+    }
+  }
+}
 
 /** One post as the person sees it (they may see it: checked before). */
 async function loadPostView(db: Kysely<Database>, user: UserRow, postId: string): Promise<Post> {
   const { access, post } = await requireVisiblePost(db, user, postId);
   const [view] = await presentPosts(db, user, access, [post]);
   return view!;
+}
+
+/** The topic's pinned posts as the person sees them, most recently pinned first. */
+async function loadPinned(db: Kysely<Database>, user: UserRow, access: TopicAccess): Promise<Post[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .selectAll()
+    .where('topic_id', '=', access.topic.id)
+    .where('pinned_at', 'is not', null)
+    .orderBy('pinned_at', 'desc')
+    .limit(50)
+    .execute();
+  return presentPosts(db, user, access, rows);
 }
 
 /** Posts: the topic page, write, read, edit, delete, pin, bell. */
@@ -45,41 +145,31 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/topics/:topicId/posts',
       {
         schema: {
-          summary: 'Posts of a topic, newest first; the first page also lists the pinned posts',
+          summary:
+            'Posts of a topic, newest first: the newest page, the page around a post, the oldest page, or an older or newer page by cursor; a page asked without a cursor also lists the pinned posts',
           params: TopicParams,
-          querystring: PageQuery,
+          querystring: PostPageQuery,
           response: { 200: okEnvelope(PostPage) },
         },
       },
       async (request) => {
         const { user } = request;
-        const { cursor, limit } = request.query;
         const db = ctx.db.kysely;
         const access = await requireVisibleTopic(db, user, request.params.topicId);
-        const after = decodeCursor<[number]>(cursor, ['number']);
-        let query = db.selectFrom('posts').selectAll().where('topic_id', '=', access.topic.id);
-        if (after) query = query.where('number', '<', after[0]);
-        const rows = await query
-          .orderBy('number', 'desc')
-          .limit(limit + 1)
-          .execute();
-        const pinnedRows = after
-          ? []
-          : await db
-              .selectFrom('posts')
-              .selectAll()
-              .where('topic_id', '=', access.topic.id)
-              .where('pinned_at', 'is not', null)
-              .orderBy('pinned_at', 'desc')
-              .limit(50)
-              .execute();
-        const pagePart = await pageOf(
-          rows,
-          limit,
-          (r): CursorValues => [Number(r.number)],
-          (kept) => presentPosts(db, user, access, kept),
-        );
-        return ok({ ...pagePart, pinned: await presentPosts(db, user, access, pinnedRows) });
+        const start = pageStart(request.query);
+        const page = await loadPostPage(db, access.topic.id, start, request.query.limit);
+        const newest = page.rows[0];
+        const oldest = page.rows.at(-1);
+        const [items, pinned] = await Promise.all([
+          presentPosts(db, user, access, page.rows),
+          request.query.cursor === undefined ? loadPinned(db, user, access) : Promise.resolve([]),
+        ]);
+        return ok({
+          items,
+          nextCursor: page.older && oldest ? encodeCursor([Number(oldest.number)]) : null,
+          newerCursor: page.newer && newest ? encodeCursor([Number(newest.number), 'newer']) : null,
+          pinned,
+        });
       },
     );
 

@@ -1,40 +1,57 @@
 import type { Post } from '@btalk/contracts';
 import { ErrorCode } from '@btalk/contracts/constants';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { isErrorEnvelope } from '../../api/errors.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
 import { SignInPrompt, StateMessage, useSignedIn } from '../../components/SignInPrompt.tsx';
+import { dialogs } from '../../stores/dialogs.ts';
 import { Composer } from './components/Composer.tsx';
 import { PinnedPosts } from './components/PinnedPosts.tsx';
-import { PostList } from './components/PostList.tsx';
+import { type ListAnchor, PostList } from './components/PostList.tsx';
 import { TopicHeader } from './components/TopicHeader.tsx';
 import { TopicLive } from './components/TopicLive.tsx';
-import { usePostJump } from './components/usePostJump.ts';
+import { postNumberFromHash, usePostJump } from './components/usePostJump.ts';
 import { useMarkRead, useMyId, usePosts, useTopic } from './components/useTopicData.ts';
+
+/**
+ * A function that is the same on every draw and always calls the latest `fn`: the memoised parts of
+ * the page get it as a prop without drawing again each time the page does.
+ */
+function useStableCallback<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  const latest = useRef(fn);
+  useLayoutEffect(() => {
+    latest.current = fn;
+  });
+  return useCallback((...args: A) => latest.current(...args), []);
+}
 
 /** The topic's posts and composer, once the topic is known. */
 function TopicBody({ topicId }: { topicId: string }) {
   const { t } = useTranslation('topic');
   const topic = useTopic(topicId);
   const myId = useMyId();
-  const { query, posts, pinned, loadOlder } = usePosts(topicId);
+  const { hash } = useLocation();
+  const { query, posts, pinned, loadOlder, loadNewer, open } = usePosts(topicId, postNumberFromHash(hash));
   const navigate = useNavigate();
-  const jump = usePostJump({
-    posts,
-    loaded: query.isSuccess,
-    hasOlder: query.hasNextPage,
-    loadingOlder: query.isFetchingNextPage,
-    failed: query.isFetchNextPageError,
-    loadOlder,
-  });
+  const jump = usePostJump({ posts, loaded: query.isSuccess, hasNewer: query.hasPreviousPage, open });
   const finding = jump?.state === 'finding';
+  // Where the list opens; a new `seq` draws it anew there.
+  const [view, setView] = useState<{ anchor: ListAnchor; seq: number }>({
+    anchor: { kind: 'newest' },
+    seq: 0,
+  });
+  const found = jump?.state === 'found' ? jump.number : null;
+  useEffect(() => {
+    if (found !== null) setView((v) => ({ anchor: { kind: 'post', number: found }, seq: v.seq + 1 }));
+  }, [found]);
   // `?comment=<id>#post-<n>` (a notification about a comment): the post opens with its comments on it.
   const [searchParams] = useSearchParams();
   const focusCommentId = searchParams.get('comment') ?? undefined;
@@ -62,6 +79,51 @@ function TopicBody({ topicId }: { topicId: string }) {
     seenNewest.current = Math.max(seenNewest.current, newest);
   }, [newest, newestAuthor, myId, markRead]);
 
+  /**
+   * Shows one end of the topic: scrolls there when it is loaded, or loads that end's page in one
+   * request and draws the list anew there. A followed link is left behind (the address loses it).
+   */
+  const jumpTo = async (end: 'oldest' | 'newest') => {
+    if (hash) void navigate({ hash: '' }, { replace: true });
+    const loaded = end === 'oldest' ? posts[0]?.number === 1 : !query.hasPreviousPage;
+    if (loaded) {
+      listRef.current?.scrollToIndex({
+        index: end === 'oldest' ? 0 : 'LAST',
+        align: end === 'oldest' ? 'start' : 'end',
+      });
+      return;
+    }
+    try {
+      await open(end === 'oldest' ? { from: 'oldest' } : {});
+    } catch {
+      dialogs.showSnack(t('posts.failed'));
+      return;
+    }
+    setView((v) => ({ anchor: { kind: end }, seq: v.seq + 1 }));
+  };
+
+  const onPosted = useStableCallback((post: Post) => {
+    markRead(post.number);
+    // Writing from further back in the topic takes the reader to their post at the newest end.
+    if (query.hasPreviousPage) void jumpTo('newest');
+    else
+      requestAnimationFrame(() =>
+        listRef.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' }),
+      );
+  });
+  const openPinned = useStableCallback((post: Post) => {
+    const index = posts.findIndex((p) => p.id === post.id);
+    if (index >= 0) listRef.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
+    // Not loaded: follow it as a link, loading the page around it.
+    else void navigate({ hash: `post-${post.number}` });
+  });
+  const jumpFirst = useStableCallback(() => void jumpTo('oldest'));
+  const jumpLatest = useStableCallback(() => void jumpTo('newest'));
+  const onAtBottom = useStableCallback((bottom: boolean) => {
+    atBottom.current = bottom;
+    if (bottom) setNewPostsChip(false);
+    if (bottom && newest > 0) markRead(newest);
+  });
   if (topic.isPending) return <StateMessage text={t('loading')} />;
   if (topic.isError) {
     const missing = isErrorEnvelope(topic.error) && topic.error.code === ErrorCode.notFound;
@@ -77,12 +139,7 @@ function TopicBody({ topicId }: { topicId: string }) {
       </ScenePage>
     );
   }
-  const onPosted = (post: Post) => {
-    markRead(post.number);
-    requestAnimationFrame(() =>
-      listRef.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' }),
-    );
-  };
+  const listReady = query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && !finding;
   return (
     <Paper
       variant="outlined"
@@ -96,51 +153,46 @@ function TopicBody({ topicId }: { topicId: string }) {
       }}
     >
       <TopicHeader topic={topic.data} myId={myId} />
-      <PinnedPosts
-        pinned={pinned}
-        onOpen={(post) => {
-          const index = posts.findIndex((p) => p.id === post.id);
-          if (index >= 0) listRef.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
-          // Not loaded yet: follow it as a link, loading the older posts up to it.
-          else void navigate({ hash: `post-${post.number}` });
-        }}
-      />
+      <PinnedPosts pinned={pinned} onOpen={openPinned} />
       <TopicLive topicId={topicId} />
-      {query.isPending && <StateMessage text={t('posts.loading')} />}
-      {query.isError && <StateMessage text={t('posts.failed')} onRetry={() => query.refetch()} />}
-      {query.isSuccess && posts.length === 0 && (
-        <Typography color="text.secondary" sx={{ flexGrow: 1, p: 3, textAlign: 'center' }} role="status">
-          {t('posts.empty')}
-        </Typography>
-      )}
-      {finding && <StateMessage text={t('posts.finding')} />}
-      {query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && !finding && (
-        <PostList
-          // A followed link opens the list anew on its post.
-          key={jump?.state === 'found' ? `post-${jump.number}` : 'newest'}
-          focusNumber={jump?.state === 'found' ? jump.number : undefined}
-          focusCommentId={jump?.state === 'found' ? focusCommentId : undefined}
-          listRef={listRef}
-          posts={posts}
-          myId={myId}
-          lastReadAtOpen={lastReadAtOpen}
-          hasOlder={query.hasNextPage}
-          loadingOlder={query.isFetchingNextPage}
-          onLoadOlder={() => loadOlder()}
-          onAtBottom={(bottom) => {
-            atBottom.current = bottom;
-            if (bottom) setNewPostsChip(false);
-            if (bottom && newest > 0) markRead(newest);
-          }}
-        />
-      )}
+      {/* The posts' place is kept from the first frame, so the composer never moves when they come. */}
+      <Box sx={{ flexGrow: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        {query.isPending && <StateMessage text={t('posts.loading')} />}
+        {query.isError && <StateMessage text={t('posts.failed')} onRetry={() => query.refetch()} />}
+        {query.isSuccess && posts.length === 0 && (
+          <Typography color="text.secondary" sx={{ flexGrow: 1, p: 3, textAlign: 'center' }} role="status">
+            {t('posts.empty')}
+          </Typography>
+        )}
+        {finding && <StateMessage text={t('posts.finding')} />}
+        {listReady && (
+          <PostList
+            key={view.seq}
+            anchor={view.anchor}
+            focusCommentId={view.anchor.kind === 'post' ? focusCommentId : undefined}
+            listRef={listRef}
+            posts={posts}
+            myId={myId}
+            lastReadAtOpen={lastReadAtOpen}
+            hasOlder={query.hasNextPage}
+            hasNewer={query.hasPreviousPage}
+            loadingOlder={query.isFetchingNextPage}
+            loadingNewer={query.isFetchingPreviousPage}
+            onLoadOlder={loadOlder}
+            onLoadNewer={loadNewer}
+            onJumpFirst={jumpFirst}
+            onJumpLatest={jumpLatest}
+            onAtBottom={onAtBottom}
+          />
+        )}
+      </Box>
       {newPostsChip && (
         <Chip
           color="secondary"
           label={t('posts.newPosts')}
           onClick={() => {
             setNewPostsChip(false);
-            listRef.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' });
+            void jumpTo('newest');
           }}
           sx={{ alignSelf: 'center', mt: -5, mb: 1, zIndex: 1, boxShadow: 2 }}
         />

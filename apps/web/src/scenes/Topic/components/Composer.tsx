@@ -8,7 +8,15 @@ import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  memo,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { upsertPost } from '../../../api/postCache.ts';
 import { usePeopleSearch } from '../../../components/PeoplePicker.tsx';
@@ -20,8 +28,18 @@ import { retryLostAnswer } from './usePostActions.ts';
 
 const draftKey = (topicId: string) => `btalk_draft:${topicId}`;
 
-/** The composer: Markdown text (Enter sends, Shift+Enter new line), files, `@` mentions, a draft per topic. */
-export function Composer({ topicId, onPosted }: { topicId: string; onPosted: (post: Post) => void }) {
+/**
+ * The composer: Markdown text (Enter sends, Shift+Enter new line), files, `@` mentions, a draft per
+ * topic. Memoised: the topic page draws again as its data arrives, and the text field measures its
+ * height (a forced layout) each time it is drawn.
+ */
+export const Composer = memo(function Composer({
+  topicId,
+  onPosted,
+}: {
+  topicId: string;
+  onPosted: (post: Post) => void;
+}) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
   const queryClient = useQueryClient();
@@ -215,4 +233,4 @@ export function Composer({ topicId, onPosted }: { topicId: string; onPosted: (po
       </Box>
     </Box>
   );
-}
+});

@@ -3,6 +3,7 @@ import PushPin from '@mui/icons-material/PushPin';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** A post's text as one plain line: Markdown marks and mention tokens reduced to their words. */
@@ -17,9 +18,15 @@ function excerpt(body: string): string {
 
 /**
  * The topic's pinned posts, listed first above the chat (as the topic owner pinned them, newest pin
- * first). Choosing one scrolls the chat to it when it is loaded.
+ * first). Choosing one scrolls the chat to it when it is loaded. Memoised (see TopicHeader).
  */
-export function PinnedPosts({ pinned, onOpen }: { pinned: Post[]; onOpen: (post: Post) => void }) {
+export const PinnedPosts = memo(function PinnedPosts({
+  pinned,
+  onOpen,
+}: {
+  pinned: Post[];
+  onOpen: (post: Post) => void;
+}) {
   const { t } = useTranslation('topic');
   const shown = pinned.filter((p) => !p.deletedAt);
   if (shown.length === 0) return null;
@@ -52,4 +59,4 @@ export function PinnedPosts({ pinned, onOpen }: { pinned: Post[]; onOpen: (post:
       ))}
     </Box>
   );
-}
+});

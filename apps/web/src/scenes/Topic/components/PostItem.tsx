@@ -7,9 +7,10 @@ import PushPin from '@mui/icons-material/PushPin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
+import { keyframes } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
@@ -40,8 +41,30 @@ function Bell({ post, onToggle }: { post: Post; onToggle: () => void }) {
   );
 }
 
-/** One post: author photo and name, time, body, attachments, reactions, comments, bell and menu. */
-export function PostItem({
+/**
+ * The place of a small icon button (30 px square, its baseline where the button's is) until the
+ * button is drawn: plain elements and inline styles, so it costs next to nothing and moves nothing.
+ */
+function IconButtonSpace() {
+  return (
+    <span style={{ display: 'inline-flex', padding: 5 }}>
+      <span style={{ display: 'block', width: 20, height: 20 }} />
+    </span>
+  );
+}
+
+/** The linked post's background: marked at once, fading out over a few seconds (the bar stays). */
+const markFade = keyframes`
+  from { background-color: rgba(143, 5, 98, 0.16); }
+  to { background-color: transparent; }
+`;
+
+/**
+ * One post: author photo and name, time, body, attachments, reactions, comments, bell and menu.
+ * Memoised: the virtualised list draws its rows again as it measures and scrolls, and a post whose
+ * data did not change need not be drawn again.
+ */
+export const PostItem = memo(function PostItem({
   post,
   myId,
   highlighted = false,
@@ -62,6 +85,10 @@ export function PostItem({
     if (focusCommentId) setShowComments(true);
   }, [focusCommentId]);
   const deleted = post.deletedAt !== null;
+  // The post is drawn first with its text and the places of its buttons, then completed (bell, menu,
+  // reactions) in a low-priority render that React splits into short pieces: a long topic's first
+  // screen on a phone does not block the page for the buttons' many components.
+  const complete = useDeferredValue(true, false);
 
   const remove = async () => {
     const yes = await dialogs.confirm({
@@ -78,14 +105,18 @@ export function PostItem({
       id={`post-${post.number}`}
       aria-label={t('post.label', { name: post.author.displayName })}
       aria-current={highlighted ? 'location' : undefined}
+      // The linked post takes the focus (not the tab order), so a screen reader starts reading there.
+      tabIndex={highlighted ? -1 : undefined}
       sx={{
         display: 'flex',
         gap: 1.5,
         px: { xs: 1, sm: 2 },
         py: 1.5,
+        outline: 'none',
         ...(highlighted && {
-          bgcolor: 'action.selected',
+          animation: `${markFade} 4s ease-out 1s both`,
           boxShadow: (theme) => `inset 3px 0 ${theme.palette.secondary.main}`,
+          '@media (prefers-reduced-motion: reduce)': { animation: 'none', bgcolor: 'action.selected' },
         }),
       }}
     >
@@ -120,15 +151,27 @@ export function PostItem({
             </Typography>
           )}
           <Box sx={{ flexGrow: 1 }} />
-          {!deleted && (
-            <Bell post={post} onToggle={() => actions.bell.mutate(post.bell === 'ring' ? 'off' : 'ring')} />
+          {complete ? (
+            <>
+              {!deleted && (
+                <Bell
+                  post={post}
+                  onToggle={() => actions.bell.mutate(post.bell === 'ring' ? 'off' : 'ring')}
+                />
+              )}
+              <PostMenu
+                post={post}
+                onEdit={() => setEditing(true)}
+                onDelete={remove}
+                onPin={(p) => actions.pin.mutate(p)}
+              />
+            </>
+          ) : (
+            <>
+              {!deleted && <IconButtonSpace />}
+              <IconButtonSpace />
+            </>
           )}
-          <PostMenu
-            post={post}
-            onEdit={() => setEditing(true)}
-            onDelete={remove}
-            onPin={(p) => actions.pin.mutate(p)}
-          />
         </Box>
         {deleted ? (
           <Typography color="text.secondary" sx={{ fontStyle: 'italic' }}>
@@ -139,15 +182,19 @@ export function PostItem({
             {post.body && <Markdown text={post.body} />}
             <Attachments attachments={post.attachments} />
             <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>
-              <Reactions
-                subject="post"
-                reactions={post.reactions}
-                myId={myId}
-                canReact={post.abilities.react}
-                onToggle={(emoji, mine) =>
-                  actions.react.mutate({ emoji, mine, clientId: crypto.randomUUID() })
-                }
-              />
+              {complete ? (
+                <Reactions
+                  subject="post"
+                  reactions={post.reactions}
+                  myId={myId}
+                  canReact={post.abilities.react}
+                  onToggle={(emoji, mine) =>
+                    actions.react.mutate({ emoji, mine, clientId: crypto.randomUUID() })
+                  }
+                />
+              ) : (
+                post.abilities.react && <IconButtonSpace />
+              )}
               <Button
                 size="small"
                 startIcon={<ChatBubbleOutline fontSize="small" />}
@@ -172,4 +219,4 @@ export function PostItem({
       )}
     </Box>
   );
-}
+});

@@ -2,10 +2,14 @@ import type { Post } from '@btalk/contracts';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import { type Ref, useMemo } from 'react';
+import { memo, type Ref, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Components, Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { JumpButtons } from './JumpButtons.tsx';
 import { PostItem } from './PostItem.tsx';
+
+/** Where the list opens: on a linked post, at the topic's first post, or at the newest (or first unread). */
+export type ListAnchor = { kind: 'post'; number: number } | { kind: 'oldest' } | { kind: 'newest' };
 
 /** Props of the post list. */
 export interface PostListProps {
@@ -13,30 +17,35 @@ export interface PostListProps {
   myId: string | undefined;
   /** The last-read number when the topic was opened: the divider goes above the first newer post. */
   lastReadAtOpen: number;
+  anchor: ListAnchor;
   hasOlder: boolean;
+  hasNewer: boolean;
   loadingOlder: boolean;
+  loadingNewer: boolean;
   onLoadOlder: () => void;
-  /** Whether the bottom of the list (the newest post) is in view. */
+  onLoadNewer: () => void;
+  onJumpFirst: () => void;
+  onJumpLatest: () => void;
+  /** Whether the bottom of the list (the newest loaded post) is in view. */
   onAtBottom: (atBottom: boolean) => void;
   listRef: Ref<VirtuosoHandle>;
-  /** A post a link pointed at (loaded): the list opens on it and marks it. */
-  focusNumber?: number;
-  /** A comment of that post the link pointed at: its comments open on it. */
+  /** A comment of the linked post the link pointed at: its comments open on it. */
   focusCommentId?: string;
 }
 
 // A feed: assistive technology reads the posts as articles that load as one scrolls.
-const List: Components<Post, HeaderContext>['List'] = ({ ref, context: _context, ...rest }) => (
+const List: Components<Post, EdgeContext>['List'] = ({ ref, context: _context, ...rest }) => (
   <div ref={ref} role="feed" {...rest} />
 );
 
-/** What the list's header needs: whether older posts are still to load. */
-interface HeaderContext {
+/** What the list's ends need: whether more posts are still to load beyond them. */
+interface EdgeContext {
   hasOlder: boolean;
+  hasNewer: boolean;
 }
 
 /** Above the oldest loaded post: older ones are on their way, or this is the beginning. */
-function ListHeader({ context }: { context?: HeaderContext }) {
+function ListHeader({ context }: { context?: EdgeContext }) {
   const { t } = useTranslation('topic');
   return (
     <Typography variant="caption" color="text.secondary" sx={{ display: 'block', textAlign: 'center', p: 1 }}>
@@ -45,78 +54,179 @@ function ListHeader({ context }: { context?: HeaderContext }) {
   );
 }
 
+/** Below the newest loaded post, while newer ones are on their way. */
+function ListFooter({ context }: { context?: EdgeContext }) {
+  const { t } = useTranslation('topic');
+  if (!context?.hasNewer) return null;
+  return (
+    <Typography variant="caption" color="text.secondary" sx={{ display: 'block', textAlign: 'center', p: 1 }}>
+      {t('posts.loadingNewer')}
+    </Typography>
+  );
+}
+
+/** One row: the "new since" divider above the first unread post, then the post. Re-renders only when its post changes. */
+const PostRow = memo(function PostRow({
+  post,
+  myId,
+  firstNew,
+  marked,
+  focusCommentId,
+}: {
+  post: Post;
+  myId: string | undefined;
+  firstNew: boolean;
+  marked: boolean;
+  focusCommentId: string | undefined;
+}) {
+  const { t } = useTranslation('topic');
+  return (
+    <Box>
+      {firstNew && (
+        <Divider
+          role="separator"
+          sx={{
+            color: 'secondary.main',
+            typography: 'caption',
+            '&::before, &::after': { borderColor: 'secondary.main' },
+          }}
+        >
+          {t('posts.newSince')}
+        </Divider>
+      )}
+      <PostItem post={post} myId={myId} highlighted={marked} focusCommentId={focusCommentId} />
+    </Box>
+  );
+});
+
+/**
+ * Gives the linked post the keyboard and screen reader focus once it is drawn (without scrolling).
+ * The list may draw it more than once while it measures its rows, so for a second after it first
+ * appears the focus is put back on it, as long as nothing else (the reader) has taken it.
+ */
+function useFocusPost(number: number | undefined) {
+  useEffect(() => {
+    if (number === undefined) return;
+    let until = Number.POSITIVE_INFINITY;
+    const giveUp = performance.now() + 10_000;
+    let frame = 0;
+    const focus = () => {
+      const element = document.getElementById(`post-${number}`);
+      const free = document.activeElement === null || document.activeElement === document.body;
+      if (element && until === Number.POSITIVE_INFINITY) until = performance.now() + 1000;
+      if (element && free) element.focus({ preventScroll: true });
+      const now = performance.now();
+      if (now < until && now < giveUp) frame = requestAnimationFrame(focus);
+    };
+    frame = requestAnimationFrame(focus);
+    return () => cancelAnimationFrame(frame);
+  }, [number]);
+}
+
+/**
+ * The next page is asked for when the reader comes within this many posts of the loaded end, so it
+ * has usually arrived before they reach it; only the posts in view are drawn, which keeps the first
+ * paint of a long topic on a phone cheap.
+ */
+const PREFETCH_POSTS = 15;
+
 /**
  * The posts as a chat: oldest at the top, newest at the bottom, virtualised. Posts are numbered
  * without gaps in a topic, so the oldest loaded post's number is Virtuoso's `firstItemIndex`: loading
- * older posts lowers it by exactly the number prepended and the view stays where it was.
+ * older posts lowers it by exactly the number prepended and the view stays where it was; newer posts
+ * are appended. It opens at its anchor: on a linked post (centred, marked and focused), at the first
+ * post, or at the first unread or newest post.
  */
 export function PostList({
   posts,
   myId,
   lastReadAtOpen,
+  anchor,
   hasOlder,
+  hasNewer,
   loadingOlder,
+  loadingNewer,
   onLoadOlder,
+  onLoadNewer,
+  onJumpFirst,
+  onJumpLatest,
   onAtBottom,
   listRef,
-  focusNumber,
   focusCommentId,
 }: PostListProps) {
   const { t } = useTranslation('topic');
+  const [atTop, setAtTop] = useState(false);
+  const [atBottom, setAtBottom] = useState(true);
+  const scrolled = useRef(false);
   const firstNew = useMemo(
     () => posts.find((p) => p.number > lastReadAtOpen && p.author.id !== myId && lastReadAtOpen >= 0)?.number,
     [posts, lastReadAtOpen, myId],
   );
+  const focusNumber = anchor.kind === 'post' ? anchor.number : undefined;
+  useFocusPost(focusNumber);
   const firstIndex = posts[0]?.number ?? 1;
   const focusIndex = focusNumber === undefined ? -1 : posts.findIndex((p) => p.number === focusNumber);
-  const startAt =
+  const firstNewIndex = firstNew === undefined ? -1 : posts.findIndex((p) => p.number === firstNew);
+  const [startAt, align] =
     focusIndex >= 0
-      ? focusIndex
-      : firstNew
-        ? posts.findIndex((p) => p.number === firstNew)
-        : posts.length - 1;
-  const align = focusIndex >= 0 ? 'center' : firstNew ? 'start' : 'end';
+      ? [focusIndex, 'center' as const]
+      : anchor.kind === 'oldest'
+        ? [0, 'start' as const]
+        : firstNewIndex >= 0
+          ? [firstNewIndex, 'start' as const]
+          : [posts.length - 1, 'end' as const];
   return (
-    <Virtuoso<Post, HeaderContext>
-      context={{ hasOlder }}
-      ref={listRef}
-      style={{ flexGrow: 1 }}
-      aria-label={t('posts.label')}
-      data={posts}
-      firstItemIndex={firstIndex}
-      initialTopMostItemIndex={{ index: Math.max(0, startAt), align }}
-      computeItemKey={(_i, post) => post.id}
-      startReached={() => {
-        if (hasOlder && !loadingOlder) onLoadOlder();
-      }}
-      followOutput={(atBottom) => (atBottom ? 'smooth' : false)}
-      atBottomStateChange={onAtBottom}
-      components={{
-        List,
-        Header: ListHeader,
-      }}
-      itemContent={(_index, post) => (
-        <Box>
-          {post.number === firstNew && (
-            <Divider
-              role="separator"
-              sx={{
-                color: 'secondary.main',
-                typography: 'caption',
-                '&::before, &::after': { borderColor: 'secondary.main' },
-              }}
-            >
-              {t('posts.newSince')}
-            </Divider>
-          )}
-          <PostItem
+    <Box sx={{ position: 'relative', flexGrow: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <Virtuoso<Post, EdgeContext>
+        context={{ hasOlder, hasNewer }}
+        ref={listRef}
+        style={{ flexGrow: 1 }}
+        aria-label={t('posts.label')}
+        data={posts}
+        firstItemIndex={firstIndex}
+        initialTopMostItemIndex={{ index: Math.max(0, startAt), align }}
+        computeItemKey={(_i, post) => post.id}
+        isScrolling={(scrolling) => {
+          if (scrolling) scrolled.current = true;
+        }}
+        rangeChanged={({ startIndex, endIndex }) => {
+          // Not before the reader scrolls: opening the topic or a link costs one request, and the list
+          // settles on its first position undisturbed.
+          if (!scrolled.current) return;
+          // Indexes count from `firstItemIndex`, the oldest loaded post's number.
+          if (hasOlder && !loadingOlder && startIndex - firstIndex < PREFETCH_POSTS) onLoadOlder();
+          if (hasNewer && !loadingNewer && firstIndex + posts.length - 1 - endIndex < PREFETCH_POSTS)
+            onLoadNewer();
+        }}
+        startReached={() => {
+          if (hasOlder && !loadingOlder) onLoadOlder();
+        }}
+        endReached={() => {
+          if (hasNewer && !loadingNewer) onLoadNewer();
+        }}
+        followOutput={(bottom) => (bottom && !hasNewer ? 'smooth' : false)}
+        atTopStateChange={setAtTop}
+        atBottomStateChange={(bottom) => {
+          setAtBottom(bottom);
+          onAtBottom(bottom);
+        }}
+        components={{ List, Header: ListHeader, Footer: ListFooter }}
+        itemContent={(_index, post) => (
+          <PostRow
             post={post}
             myId={myId}
-            highlighted={post.number === focusNumber}
+            firstNew={post.number === firstNew}
+            marked={post.number === focusNumber}
             focusCommentId={post.number === focusNumber ? focusCommentId : undefined}
           />
-        </Box>
-      )}
-    />
+        )}
+      />
+      <JumpButtons
+        showFirst={hasOlder || !atTop}
+        showLatest={hasNewer || !atBottom}
+        onJumpFirst={onJumpFirst}
+        onJumpLatest={onJumpLatest}
+      />
+    </Box>
   );
 }

@@ -43,16 +43,21 @@ export function PostMenu({ post, onEdit, onDelete, onPin }: PostMenuProps) {
       <IconButton ref={anchor} size="small" aria-label={t('post.menu')} onClick={() => setOpen(true)}>
         <MoreVert fontSize="small" />
       </IconButton>
-      <Menu anchorEl={anchor.current} open={open} onClose={() => setOpen(false)}>
-        {post.abilities.edit && !deleted && <MenuItem onClick={act(onEdit)}>{t('post.edit')}</MenuItem>}
-        {post.abilities.pin && !deleted && (
-          <MenuItem onClick={act(() => onPin(post.pinnedAt === null))}>
-            {post.pinnedAt ? t('post.unpin') : t('post.pin')}
-          </MenuItem>
-        )}
-        <MenuItem onClick={act(copy)}>{t('post.copyLink')}</MenuItem>
-        {post.abilities.delete && !deleted && <MenuItem onClick={act(onDelete)}>{t('post.delete')}</MenuItem>}
-      </Menu>
+      {/* Drawn only while open: every post has a menu, and a closed one still costs its hooks. */}
+      {open && (
+        <Menu anchorEl={anchor.current} open onClose={() => setOpen(false)}>
+          {post.abilities.edit && !deleted && <MenuItem onClick={act(onEdit)}>{t('post.edit')}</MenuItem>}
+          {post.abilities.pin && !deleted && (
+            <MenuItem onClick={act(() => onPin(post.pinnedAt === null))}>
+              {post.pinnedAt ? t('post.unpin') : t('post.pin')}
+            </MenuItem>
+          )}
+          <MenuItem onClick={act(copy)}>{t('post.copyLink')}</MenuItem>
+          {post.abilities.delete && !deleted && (
+            <MenuItem onClick={act(onDelete)}>{t('post.delete')}</MenuItem>
+          )}
+        </Menu>
+      )}
     </>
   );
 }

@@ -60,34 +60,37 @@ export function Reactions({ reactions, myId, canReact, onToggle, subject }: Reac
               <AddReaction fontSize="small" />
             </IconButton>
           </Tooltip>
-          <Popover
-            open={open}
-            anchorEl={anchor.current}
-            onClose={() => setOpen(false)}
-            anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
-            transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-          >
-            <Box role="group" aria-label={t('reactions.pick')} sx={{ display: 'flex', p: 0.5 }}>
-              {REACTION_EMOJIS.map((emoji) => {
-                const found = reactions.find((r) => r.emoji === emoji);
-                const mine = found ? mineOf(found) : false;
-                return (
-                  <IconButton
-                    key={emoji}
-                    aria-label={t('reactions.react', { emoji })}
-                    aria-pressed={mine}
-                    onClick={() => {
-                      setOpen(false);
-                      onToggle(emoji, mine);
-                    }}
-                    sx={{ fontSize: 22, width: 40, height: 40 }}
-                  >
-                    {emoji}
-                  </IconButton>
-                );
-              })}
-            </Box>
-          </Popover>
+          {/* Drawn only while open: every post has one, and a closed popover still costs its hooks. */}
+          {open && (
+            <Popover
+              open
+              anchorEl={anchor.current}
+              onClose={() => setOpen(false)}
+              anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
+              transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+            >
+              <Box role="group" aria-label={t('reactions.pick')} sx={{ display: 'flex', p: 0.5 }}>
+                {REACTION_EMOJIS.map((emoji) => {
+                  const found = reactions.find((r) => r.emoji === emoji);
+                  const mine = found ? mineOf(found) : false;
+                  return (
+                    <IconButton
+                      key={emoji}
+                      aria-label={t('reactions.react', { emoji })}
+                      aria-pressed={mine}
+                      onClick={() => {
+                        setOpen(false);
+                        onToggle(emoji, mine);
+                      }}
+                      sx={{ fontSize: 22, width: 40, height: 40 }}
+                    >
+                      {emoji}
+                    </IconButton>
+                  );
+                })}
+              </Box>
+            </Popover>
+          )}
         </>
       )}
     </Box>

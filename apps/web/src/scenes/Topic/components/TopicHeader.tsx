@@ -16,7 +16,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { queryKeys } from '../../../api/queryKeys.ts';
@@ -30,9 +30,16 @@ const LEVELS: TopicNotificationLevel[] = ['all', 'mentions', 'muted'];
 
 /**
  * The topic's header: title, members, and its menu (edit, archive, members, follow, leave, and how
- * much of the topic notifies the person: all new posts, mentions only, muted).
+ * much of the topic notifies the person: all new posts, mentions only, muted). Memoised, as the other
+ * parts of the topic page: they draw again only when their own data changes.
  */
-export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | undefined }) {
+export const TopicHeader = memo(function TopicHeader({
+  topic,
+  myId,
+}: {
+  topic: Topic;
+  myId: string | undefined;
+}) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
   const queryClient = useQueryClient();
@@ -150,4 +157,4 @@ export function TopicHeader({ topic, myId }: { topic: Topic; myId: string | unde
       {dialog === 'members' && <MembersDialog topic={topic} onClose={() => setDialog(null)} />}
     </Box>
   );
-}
+});

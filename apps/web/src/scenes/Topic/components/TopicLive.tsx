@@ -3,6 +3,7 @@ import AvatarGroup from '@mui/material/AvatarGroup';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoomPresence, useTyping } from '../../../realtime/hooks.ts';
 
@@ -16,8 +17,8 @@ function initials(name: string): string {
     .toUpperCase();
 }
 
-/** Under the topic header: who else is looking at the topic now, and who is typing. */
-export function TopicLive({ topicId }: { topicId: string }) {
+/** Under the topic header: who else is looking at the topic now, and who is typing. Memoised (see TopicHeader). */
+export const TopicLive = memo(function TopicLive({ topicId }: { topicId: string }) {
   const { t } = useTranslation('topic');
   const room = `topic:${topicId}`;
   const here = useRoomPresence(room);
@@ -70,4 +71,4 @@ export function TopicLive({ topicId }: { topicId: string }) {
       </Typography>
     </Box>
   );
-}
+});

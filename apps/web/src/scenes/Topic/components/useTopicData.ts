@@ -1,7 +1,8 @@
-import type { Post, Topic } from '@btalk/contracts';
+import type { Post, PostPage, Topic } from '@btalk/contracts';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef } from 'react';
-import type { PostPages } from '../../../api/postCache.ts';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { type PostPages, pinnedPageIndex } from '../../../api/postCache.ts';
+import type { PostPageAt } from '../../../api/posts.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { ME_QUERY_KEY } from '../../../components/layout/UserMenu.tsx';
 import { useServices } from '../../../services.tsx';
@@ -22,43 +23,67 @@ export function useTopic(topicId: string) {
   });
 }
 
-/** How many posts a page holds when the reader scrolls up. */
-const PAGE_SIZE = 30;
+/** No posts, the same array each time (a new one would draw the memoised pinned list again). */
+const NO_POSTS: Post[] = [];
 
-/** A topic's posts, loaded newest first a page at a time, given oldest first for the chat list. */
-export function usePosts(topicId: string) {
+/** How many posts the first page holds. */
+const PAGE_SIZE = 30;
+/** The largest page: pages grow while the reader keeps scrolling, up to this. */
+const MAX_PAGE_SIZE = 100;
+
+/**
+ * The size of the page loaded after `loaded` pages: 30, 60, then 100 each. Someone who keeps
+ * scrolling through a long topic waits for fewer, bigger pages; someone who glances back costs 30.
+ */
+export function pageSizeAfter(loaded: number): number {
+  return Math.min(MAX_PAGE_SIZE, PAGE_SIZE * 2 ** loaded);
+}
+
+/**
+ * A topic's posts, given oldest first for the chat list. The first page loaded is the newest one, or
+ * the page around the post `openAt` (a `#post-<n>` link); older pages load as the reader scrolls up,
+ * newer ones as they scroll down (TanStack's next and previous pages: the cache keeps the API's
+ * newest-first order). `open` replaces the loaded posts with one page anywhere in the topic, in one
+ * request: around a post, the oldest, or the newest.
+ */
+export function usePosts(topicId: string, openAt: number | null) {
   const { api } = useServices();
-  // The size of the next page: bigger while following a link to an older post.
-  const pageSize = useRef(PAGE_SIZE);
+  const queryClient = useQueryClient();
+  const [initialAt] = useState<PostPageAt>(() => (openAt === null ? {} : { around: openAt }));
   const query = useInfiniteQuery({
     queryKey: queryKeys.posts.list(topicId),
-    queryFn: ({ pageParam }) => {
-      const limit = pageParam === undefined ? PAGE_SIZE : pageSize.current;
-      pageSize.current = PAGE_SIZE;
-      return api.posts.list(topicId, pageParam, limit);
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    queryFn: ({ pageParam }) => api.posts.list(topicId, pageParam),
+    initialPageParam: initialAt as PostPageAt | undefined,
+    getNextPageParam: (last, all): PostPageAt | undefined =>
+      last.nextCursor ? { cursor: last.nextCursor, limit: pageSizeAfter(all.length) } : undefined,
+    getPreviousPageParam: (first, all): PostPageAt | undefined =>
+      first.newerCursor ? { cursor: first.newerCursor, limit: pageSizeAfter(all.length) } : undefined,
     meta: { silent: true },
     // Pages of a long topic stay as they are: a refetch of every loaded page would be wasted work.
     staleTime: Number.POSITIVE_INFINITY,
   });
   const data = query.data as PostPages | undefined;
   const posts = useMemo(() => {
-    const all = (data?.pages ?? []).flatMap((p) => p.items);
-    return all.slice().sort((a, b) => a.number - b.number);
+    const byNumber = new Map<number, Post>();
+    for (const page of data?.pages ?? []) for (const post of page.items) byNumber.set(post.number, post);
+    return [...byNumber.values()].sort((a, b) => a.number - b.number);
   }, [data]);
-  const pinned: Post[] = data?.pages[0]?.pinned ?? [];
-  const { fetchNextPage } = query;
-  /** Loads the next older page, `limit` posts long. */
-  const loadOlder = useCallback(
-    (limit = PAGE_SIZE) => {
-      pageSize.current = limit;
-      void fetchNextPage();
+  const pinned = data?.pages[pinnedPageIndex(data)]?.pinned || NO_POSTS;
+  const { fetchNextPage, fetchPreviousPage } = query;
+  // A page already on its way is not asked for again, however often the list says it is near its end.
+  const loadOlder = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  const loadNewer = useCallback(() => void fetchPreviousPage({ cancelRefetch: false }), [fetchPreviousPage]);
+  const open = useCallback(
+    async (at: PostPageAt): Promise<PostPage> => {
+      const key = queryKeys.posts.list(topicId);
+      await queryClient.cancelQueries({ queryKey: key });
+      const page = await api.posts.list(topicId, at);
+      queryClient.setQueryData<PostPages>(key, { pages: [page], pageParams: [at] });
+      return page;
     },
-    [fetchNextPage],
+    [api, queryClient, topicId],
   );
-  return { query, posts, pinned, loadOlder };
+  return { query, posts, pinned, loadOlder, loadNewer, open };
 }
 
 /** Moves the caller's last-read marker forward (once per number) and updates the cached counts. */
