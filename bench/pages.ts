@@ -222,6 +222,8 @@ try {
           kind: 'post' as const,
           ref_id: r.id,
           topic_id: topicId,
+          post_id: r.id,
+          author_id: r.author_id,
           body: r.body,
           created_at: r.created_at,
         })),

@@ -20,6 +20,7 @@ export async function storedSession(page: Page): Promise<{
   btalk_refresh: string | null;
   aad_token: string | null;
   last_page: string;
+  signed_out?: boolean;
 }> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('btalk') ?? '{}'));
 }

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 
 /** The DATA_DIR of the server that global-setup started. */
 export function serverDataDir(): string {
@@ -200,4 +200,24 @@ export async function signInAs(
   await storeSession(page, { accessToken: token, refreshToken: 'injected-refresh-token' });
   await page.goto(`${baseURL}/`);
   return { ...person, token };
+}
+
+/** A person signed in in their own browser context (their own tab and realtime connection). */
+export async function personPage(
+  browser: Browser,
+  baseURL: string,
+  name: string,
+  viewport?: { width: number; height: number },
+) {
+  const context = await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) });
+  const page = await context.newPage();
+  const person = await signInAs(page, baseURL, name);
+  return { context, page, ...person };
+}
+
+/** A person known to the server who only calls the API (signed in once, their browser closed). */
+export async function apiPerson(browser: Browser, baseURL: string, name: string) {
+  const someone = await personPage(browser, baseURL, name);
+  await someone.context.close();
+  return someone;
 }

@@ -174,27 +174,42 @@ test('an admin runs a drill on a branch of 10: answers, an answer on behalf, liv
   const download = admin.waitForEvent('download');
   await admin.getByRole('button', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  const [header, ...rows] = parseCsv(readFileSync(file!, 'utf8').replace(/^\uFEFF/, ''));
+  const bytes = readFileSync(file!);
+  // A UTF-8 byte-order mark first, so Excel shows the Thai names.
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const [header, ...rows] = parseCsv(bytes.subarray(3).toString('utf8'));
   expect(header).toEqual([
     'person',
     'email',
+    'phone',
     'department',
     'manager',
     'status',
     'note',
-    'answered at',
+    'location',
+    'answered at (UTC)',
+    'answered at (Asia/Bangkok)',
     'answered by',
     'escalations',
   ]);
   expect(rows).toHaveLength(10);
-  const count = (status: string) => rows.filter((r) => r[4] === status).length;
+  const count = (status: string) => rows.filter((r) => r[5] === status).length;
   expect([count('Safe'), count('Need help'), count('No answer')]).toEqual([4, 1, 5]);
-  expect(rows[0]![0]).toBe(THANAKORN);
-  expect(rows[0]![5]).toBe('Twisted ankle on the stairs');
+  const [thanakorn] = rows;
+  expect(thanakorn![0]).toBe(THANAKORN);
+  // The directory's phone (a leading + neutralised against formulas) and where he said he is.
+  expect(thanakorn![2]).toMatch(/^'\+66 [\d ]+$/);
+  expect(thanakorn!.slice(6, 8)).toEqual(['Twisted ankle on the stairs', 'Stairwell 3']);
+  // The Bangkok time (UTC+7, no daylight saving) beside the UTC one.
+  const answeredUtc = Date.parse(thanakorn![8]!);
+  expect(answeredUtc).toBeGreaterThan(Date.now() - 3_600_000);
+  expect(thanakorn![9]).toBe(
+    new Date(answeredUtc + 7 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+  );
   const nokRow = rows.find((r) => r[0] === 'Nok Saetang')!;
-  expect(nokRow[3]).toBe(SOMCHAI);
-  expect(nokRow[7]).toBe(`${SOMCHAI} (on behalf, phone)`);
-  expect(rows.filter((r) => r[4] === 'No answer').map((r) => r[0])).toEqual(onScreen);
+  expect(nokRow[4]).toBe(SOMCHAI);
+  expect(nokRow[10]).toBe(`${SOMCHAI} (on behalf, phone)`);
+  expect(rows.filter((r) => r[5] === 'No answer').map((r) => r[0])).toEqual(onScreen);
   const screenNames = await people.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   expect(rows.map((r) => r[0])).toEqual(screenNames);
 

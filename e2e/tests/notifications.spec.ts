@@ -1,23 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiAs } from '../api.ts';
 import { expect, test } from '../fixtures.ts';
-import { signInAs } from '../session.ts';
-
-/** A person signed in in their own browser context (their own tab and realtime connection). */
-async function personPage(browser: Browser, baseURL: string, name: string) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const person = await signInAs(page, baseURL, name);
-  return { context, page, ...person };
-}
-
-/** A person known to the server who only calls the API. */
-async function apiPerson(browser: Browser, baseURL: string, name: string) {
-  const someone = await personPage(browser, baseURL, name);
-  await someone.context.close();
-  return someone;
-}
+import { apiPerson, personPage } from '../session.ts';
 
 const unique = (what: string) => `${what} ${randomUUID().slice(0, 8)}`;
 
@@ -44,7 +29,7 @@ async function post(base: string, token: string, topicId: string, body: string, 
 test('a mention appears in the other person’s bell live and opens the post', async ({ browser, baseURL }) => {
   test.setTimeout(60_000);
   const base = baseURL ?? '';
-  const malee = await personPage(browser, base, 'Malee Mention');
+  const malee = await personPage(browser, base, 'Malee Mention', { width: 1280, height: 900 });
   const somchai = await apiPerson(browser, base, 'Somchai Mention');
   const title = unique('Safety drills');
   const topic = await apiAs<{ id: string }>(base, somchai.token, 'POST', '/topics', {
@@ -93,7 +78,7 @@ test('a comment on a followed post notifies, and opens the post’s comments on 
 }) => {
   test.setTimeout(60_000);
   const base = baseURL ?? '';
-  const malee = await personPage(browser, base, 'Malee Comment');
+  const malee = await personPage(browser, base, 'Malee Comment', { width: 1280, height: 900 });
   const somchai = await apiPerson(browser, base, 'Somchai Comment');
   const title = unique('Site office');
   const topic = await apiAs<{ id: string }>(base, malee.token, 'POST', '/topics', {
@@ -153,7 +138,7 @@ test('a comment on a followed post notifies, and opens the post’s comments on 
 test('a muted topic stays quiet', async ({ browser, baseURL }) => {
   test.setTimeout(60_000);
   const base = baseURL ?? '';
-  const malee = await personPage(browser, base, 'Malee Muted');
+  const malee = await personPage(browser, base, 'Malee Muted', { width: 1280, height: 900 });
   const somchai = await apiPerson(browser, base, 'Somchai Muted');
   const muted = unique('Noisy roster');
   const control = unique('Control topic');

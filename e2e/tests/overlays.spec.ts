@@ -24,7 +24,7 @@ test('a signed-in person sees their name in the menu, and can sign out', async (
   // Not an administrator: no terms administration.
   await expect(page.getByRole('menuitem', { name: 'Manage terms of use' })).toHaveCount(0);
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await expect(page.getByText('You are signed out.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'You have signed out', level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   const after = await page.evaluate(() => JSON.parse(localStorage.getItem('btalk') ?? '{}'));
   expect(after).toMatchObject({ btalk_token: null, btalk_refresh: null, aad_token: null });

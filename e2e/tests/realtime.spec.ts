@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiAs } from '../api.ts';
 import { expect, test } from '../fixtures.ts';
-import { signInAs } from '../session.ts';
-
-async function personPage(browser: Browser, baseURL: string, name: string) {
-  // Tall enough that the newest posts of a short topic are all rendered by the virtual list.
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 1400 } });
-  const page = await context.newPage();
-  const person = await signInAs(page, baseURL, name);
-  return { context, page, ...person };
-}
+import { personPage } from '../session.ts';
 
 const post = (page: Page, text: string | RegExp) => page.getByRole('article').filter({ hasText: text });
 const indicator = (page: Page, name: RegExp) => page.getByRole('status', { name });
@@ -21,8 +13,8 @@ test('what one person does appears for the other without a reload, and a network
 }) => {
   test.setTimeout(120_000);
   const base = baseURL ?? '';
-  const anong = await personPage(browser, base, 'Anong Realtime');
-  const boon = await personPage(browser, base, 'Boon Realtime');
+  const anong = await personPage(browser, base, 'Anong Realtime', { width: 1280, height: 1400 });
+  const boon = await personPage(browser, base, 'Boon Realtime', { width: 1280, height: 1400 });
   const title = `Live ${randomUUID().slice(0, 8)}`;
   const topic = await apiAs<{ id: string }>(base, anong.token, 'POST', '/topics', {
     title,

@@ -5,17 +5,20 @@ import { startServer } from '../server.ts';
 import { acceptTermsFor, serverDataDir } from '../session.ts';
 
 const SOMCHAI = 'somchai@btalk.test';
+/** Signs in after Somchai signed out, in the same browser; no other test signs in as her. */
+const ANONG = 'anong@btalk.test';
 
 async function apiKey(page: Page, baseURL: string): Promise<string> {
   const res = await page.request.get(`${baseURL}/__/firebase/init.json`);
   return ((await res.json()) as { apiKey: string }).apiKey;
 }
 
-test('signs in through the directory, lands on the page started from, survives a reload, signs out', async ({
+test('signs in through the directory, lands on the page started from, survives a reload, signs out for good', async ({
   page,
   baseURL,
 }) => {
   acceptTermsFor(serverDataDir(), SOMCHAI);
+  acceptTermsFor(serverDataDir(), ANONG);
   const exchanged = page.waitForResponse((r) => r.url().endsWith('/api/auth/code'));
   await page.goto('/calltree/event/7?tab=open');
   // No session: /login sends the browser to the directory at once.
@@ -49,14 +52,23 @@ test('signs in through the directory, lands on the page started from, survives a
   await menuButton.click();
   await expect(page.getByRole('menuitem', { name: /สมชาย ใจดี/ })).toBeVisible();
 
+  // From the sign-out on, nothing may go to the directory or ask for a sign-in URL by itself.
+  const startedSignIn: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/directory/auth') || url.pathname === '/api/auth/aad')
+      startedSignIn.push(r.url());
+  });
   const logout = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   expect((await logout).status()).toBe(200);
-  await expect(page.getByText('You are signed out.')).toBeVisible();
+  const signedOut = page.getByRole('heading', { name: 'You have signed out', level: 1 });
+  await expect(signedOut).toBeVisible();
   expect(await storedSession(page)).toMatchObject({
     btalk_token: null,
     btalk_refresh: null,
     aad_token: null,
+    signed_out: true,
   });
   // The server ended the session: its refresh token no longer works.
   const refused = await page.request.post(`${baseURL}/api/auth/refresh`, {
@@ -65,10 +77,26 @@ test('signs in through the directory, lands on the page started from, survives a
   });
   expect(refused.status()).toBe(401);
 
-  // "Sign in" on the signed-out page: the directory still knows the person and signs them straight in.
+  // The signed-out screen stays, also after a fresh load of /login and of a page that needs a session.
+  await page.waitForTimeout(1500);
+  for (const path of ['/login', '/calltree']) {
+    await page.goto(path);
+    await expect(signedOut).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await page.waitForTimeout(1000);
+  }
+  await expect(page).toHaveURL(/\/login$/);
+  expect(startedSignIn).toEqual([]);
+
+  // "Sign in": the directory still knows Somchai, yet asks who signs in, so another person can.
+  const aad = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/auth/aad');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Call tree event', level: 1 })).toBeVisible();
-  expect((await storedSession(page)).btalk_token).toBeTruthy();
+  expect(new URL((await aad).url()).searchParams.get('prompt')).toBe('select_account');
+  await fillDirectorySignIn(page, ANONG);
+  await expect(page.getByRole('heading', { name: 'Call tree', level: 1 })).toBeVisible();
+  expect(await storedSession(page)).toMatchObject({ signed_out: false });
+  await menuButton.click();
+  await expect(page.getByRole('menuitem', { name: /อนงค์ สุวรรณรัตน์/ })).toBeVisible();
 });
 
 test('a callback address from one browser does not sign another browser in (login CSRF)', async ({

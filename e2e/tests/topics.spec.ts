@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiAs } from '../api.ts';
 import { expect, test } from '../fixtures.ts';
-import { signInAs } from '../session.ts';
+import { personPage, signInAs } from '../session.ts';
 
 // A 2x2 PNG: the server types it from its content and the app shows it inline.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function personPage(browser: Browser, baseURL: string, name: string) {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const person = await signInAs(page, baseURL, name);
-  return { context, page, ...person };
-}
 
 /** A members-only topic of the person's with `count` posts, numbered 1 to `count`, written through the API. */
 async function topicWithPosts(

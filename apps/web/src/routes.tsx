@@ -37,6 +37,7 @@ const Unsubscribe = lazy(() => import('./scenes/Unsubscribe/Unsubscribe.tsx'));
 const TermsAdmin = lazy(() => import('./scenes/TermsAdmin/TermsAdmin.tsx'));
 const DeliveriesAdmin = lazy(() => import('./scenes/DeliveriesAdmin/DeliveriesAdmin.tsx'));
 const PeopleAdmin = lazy(() => import('./scenes/PeopleAdmin/PeopleAdmin.tsx'));
+const UploadsAdmin = lazy(() => import('./scenes/UploadsAdmin/UploadsAdmin.tsx'));
 const NotificationSettings = lazy(() => import('./scenes/NotificationSettings/NotificationSettings.tsx'));
 
 /**
@@ -97,6 +98,7 @@ export const routes: RouteObject[] = [
               { path: 'admin/terms', element: <TermsAdmin /> },
               { path: 'admin/notifications', element: <DeliveriesAdmin /> },
               { path: 'admin/people', element: <PeopleAdmin /> },
+              { path: 'admin/uploads', element: <UploadsAdmin /> },
               { path: 'settings/notifications', element: <NotificationSettings /> },
             ],
           },

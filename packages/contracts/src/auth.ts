@@ -5,6 +5,11 @@ import { Me } from './users.ts';
 export const AadQuery = z.object({
   /** The web app's `/aad/callback` address; must equal the server's configured one exactly. */
   redirectUri: z.string().url().optional(),
+  /**
+   * `select_account` after a sign-out: the directory asks who signs in (another person may) instead of
+   * signing the person it still knows straight back in. Left out, the directory decides.
+   */
+  prompt: z.enum(['select_account']).optional(),
 });
 export type AadQuery = z.infer<typeof AadQuery>;
 

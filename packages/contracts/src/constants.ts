@@ -8,3 +8,4 @@ export * from './errors.ts';
 export * from './eventNames.ts';
 export * from './limits.ts';
 export * from './realtimeCodes.ts';
+export * from './uploadRules.ts';

@@ -1,8 +1,12 @@
 // Lengths, counts and fixed sets of the API's requests. Imports nothing (no zod): the web app
 // takes them from `@btalk/contracts/constants` for its inputs, the schemas use them to validate.
 
-/** The reactions people can give: a small fixed set. */
+/** The quick reactions, one click away under a post; any other emoji comes from the full picker. */
 export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '🙏', '🎉', '✅'] as const;
+/** Most different emojis on one post or comment (each may be given by any number of people). */
+export const MAX_DISTINCT_REACTIONS = 50;
+/** Longest reaction emoji, in UTF-16 code units (a family with skin tones is about 35). */
+export const MAX_REACTION_EMOJI_LENGTH = 64;
 
 /** Longest post body, in characters. */
 export const MAX_POST_LENGTH = 20_000;
@@ -46,3 +50,5 @@ export const DEFAULT_ESCALATION_DELAY_MINUTES = 15;
 export const MAX_CALL_ANSWER_NOTE_LENGTH = 1000;
 /** Longest location of a call answer, in characters. */
 export const MAX_CALL_ANSWER_LOCATION_LENGTH = 200;
+/** Most people in a direct conversation, its starter included. */
+export const MAX_CONVERSATION_PEOPLE = 8;

@@ -15,6 +15,8 @@ export const NotificationKind = {
   comment: 'post.comment',
   post: 'topic.post',
   topicAdded: 'topic.added',
+  /** A message in a direct conversation (the `mention` kind setting switches it, as a mention). */
+  direct: 'direct.message',
   callStarted: 'calltree.started',
   callEscalation: 'calltree.escalation',
   callReminder: 'calltree.reminder',

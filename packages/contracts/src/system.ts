@@ -56,6 +56,13 @@ export const InitConfig = z.object({
     /** Browser push notifications are offered. */
     webPush: z.boolean(),
   }),
+  /** Limits of attachments, so the web app can refuse and word them before sending a byte. */
+  uploads: z.object({
+    /** Largest file, in bytes (MAX_UPLOAD_BYTES). */
+    maxBytes: z.number().int(),
+    /** Most files in one upload and one post (MAX_UPLOAD_FILES). */
+    maxFiles: z.number().int(),
+  }),
   /** Server version, for support. */
   version: z.string(),
 });

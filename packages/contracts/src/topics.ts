@@ -45,9 +45,16 @@ export const Person = z.object({
 });
 export type Person = z.infer<typeof Person>;
 
-/** Who may see a topic: everyone in the organisation, or only its members. */
-export const TopicVisibility = z.enum(['organisation', 'members']);
+/**
+ * Who may see a topic: everyone in the organisation, only its members, or (`direct`) a direct
+ * conversation's 2 to 8 participants, whose people never change.
+ */
+export const TopicVisibility = z.enum(['organisation', 'members', 'direct']);
 export type TopicVisibility = z.infer<typeof TopicVisibility>;
+
+/** The visibilities a person chooses for a topic they make or edit (`direct` comes only from `POST /api/conversations`). */
+export const ChosenTopicVisibility = z.enum(['organisation', 'members']);
+export type ChosenTopicVisibility = z.infer<typeof ChosenTopicVisibility>;
 
 /** A member's role in a topic: owners manage the topic, its members and pins. */
 export const TopicRole = z.enum(['owner', 'member']);
@@ -117,6 +124,11 @@ export const TopicBase = z.object({
   createdAt: z.string(),
   /** Time of the last change to the topic itself. */
   updatedAt: z.string(),
+  /**
+   * A direct conversation's participants, by name (the caller among them); present only when the
+   * visibility is `direct`. Its title is their names, derived when it is shown, never stored.
+   */
+  participants: z.array(Person).optional(),
 });
 export type TopicBase = z.infer<typeof TopicBase>;
 
@@ -166,7 +178,7 @@ export const CreateTopicRequest = z.object({
   /** Description, up to 4000 characters. */
   description: z.string().max(MAX_TOPIC_DESCRIPTION_LENGTH).default(''),
   /** Who may see it. */
-  visibility: TopicVisibility,
+  visibility: ChosenTopicVisibility,
   /** Cover colour, `#rrggbb`. */
   coverColor: CoverColor.nullable().optional(),
   /** Cover emoji. */
@@ -184,7 +196,7 @@ export const UpdateTopicRequest = z
     /** New description. */
     description: z.string().max(MAX_TOPIC_DESCRIPTION_LENGTH),
     /** New visibility. */
-    visibility: TopicVisibility,
+    visibility: ChosenTopicVisibility,
     /** New cover colour, or null to remove it. */
     coverColor: CoverColor.nullable(),
     /** New cover emoji, or null to remove it. */
@@ -262,34 +274,93 @@ export const ReadState = z.object({
 });
 export type ReadState = z.infer<typeof ReadState>;
 
-/** `GET /api/search` query. */
-export const SearchQuery = PageQuery.extend({
-  /** Words to find, 1 to 200 characters; every word must occur (Thai: any part of a word). */
-  q: z.string().trim().min(1).max(MAX_SEARCH_LENGTH),
+/** A day (`2026-11-25`) or an instant with its offset (`2026-11-25T09:00:00+07:00`). */
+const SearchDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: 'must be a date like 2026-11-25 or a date-time with its offset like 2026-11-25T09:00:00+07:00',
 });
+
+/** `GET /api/search` query: words, filters, or both. Unknown parameters are refused (400). */
+export const SearchQuery = z
+  .strictObject({
+    ...PageQuery.shape,
+    /**
+     * Words to find, up to 200 characters; every word must occur (Thai: any part of a word).
+     * Punctuation around a word is dropped (`re: budget` finds "budget" and "re"); inside one it is
+     * kept (`c:\temp`). May be empty when a filter is given.
+     */
+    q: z.string().trim().max(MAX_SEARCH_LENGTH).default(''),
+    /** Only this topic (its id; it must be one the caller may see). */
+    topic: z.string().min(1).max(64).optional(),
+    /** Only what this person wrote (their user id): posts, comments and topics they created. */
+    author: z.string().min(1).max(64).optional(),
+    /** `true`: only posts with a file attached; `false`: only text without files. */
+    hasFile: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+    /** Only topics, posts or comments. */
+    kind: z.enum(['topic', 'post', 'comment'], { error: 'must be topic, post or comment' }).optional(),
+    /** Written at or after this: a date means its start (UTC), a date-time that instant. */
+    from: SearchDate.optional(),
+    /** Written at or before this: a date means up to its end (UTC), a date-time that instant. */
+    to: SearchDate.optional(),
+  })
+  .superRefine((query, ctx) => {
+    const filtered = [query.topic, query.author, query.hasFile, query.kind, query.from, query.to].some(
+      (f) => f !== undefined,
+    );
+    if (query.q === '' && !filtered) {
+      ctx.addIssue({ code: 'custom', path: ['q'], message: 'type words to find, or choose a filter' });
+    }
+  });
 export type SearchQuery = z.infer<typeof SearchQuery>;
 
-/** One search hit: a topic or a post, in a topic the caller may see. */
+/** Where a match is in a snippet: UTF-16 offsets (JavaScript string indexes), end excluded. */
+export const SearchHighlight = z.object({
+  /** First character of the match. */
+  start: z.number().int().min(0),
+  /** Just after its last character. */
+  end: z.number().int().min(0),
+});
+export type SearchHighlight = z.infer<typeof SearchHighlight>;
+
+/** One search hit: a topic, a post or a comment, in a topic the caller may see. */
 export const SearchResult = z.object({
   /** What was found. */
-  kind: z.enum(['topic', 'post']),
-  /** The topic (of the post). */
+  kind: z.enum(['topic', 'post', 'comment']),
+  /** The topic (of the post or comment). */
   topicId: z.string(),
   /** Title of that topic. */
   topicTitle: z.string(),
-  /** The post, when a post was found. */
+  /** The post found, or the post of the comment found; null for a topic. */
   postId: z.string().nullable(),
-  /** The post's number in its topic, when a post was found. */
+  /** That post's number in its topic (`/topics/{topicId}#post-{postNumber}` opens it). */
   postNumber: z.number().int().nullable(),
-  /** Up to 200 characters of the text around the first match. */
+  /** The comment found (`?comment={commentId}` opens it on its post); null otherwise. */
+  commentId: z.string().nullable(),
+  /** Who wrote it (for a topic: who created it). */
+  author: Person.nullable(),
+  /** Whether files are attached (posts). */
+  hasFile: z.boolean(),
+  /**
+   * Up to 200 characters of plain text around the first match: Markdown marks, link targets and
+   * ids removed, mentions as `@Name`; `…` where text was cut. Text, never HTML.
+   */
   snippet: z.string(),
-  /** When the topic or post was written. */
+  /** Where the words of the query are in `snippet`, in order, not overlapping. */
+  highlights: z.array(SearchHighlight),
+  /** When the topic, post or comment was written. */
   createdAt: z.string(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-/** `GET /api/search` answer: newest first. */
-export const SearchPage = page(SearchResult);
+/** `GET /api/search` answer: newest first, with the filters as understood (for their labels). */
+export const SearchPage = page(SearchResult).extend({
+  /** The filters given, with what they name. */
+  filters: z.object({
+    /** The topic filter's topic. */
+    topic: z.object({ id: z.string(), title: z.string() }).nullable(),
+    /** The author filter's person. */
+    author: Person.nullable(),
+  }),
+});
 export type SearchPage = z.infer<typeof SearchPage>;
 
 /** `GET /api/users` query: the people picker. */

@@ -34,6 +34,8 @@ export const MeAbilities = z.object({
   manageDeliveries: z.boolean(),
   /** Manage people: their BTalk role, disabling them (the People screen, `/admin/people`). */
   managePeople: z.boolean(),
+  /** Choose which file types uploads refuse (File uploads, `/admin/uploads`). */
+  manageUploads: z.boolean(),
   /** Build new call trees. */
   createCallTrees: z.boolean(),
 });
@@ -45,3 +47,45 @@ export const Me = User.extend({
   abilities: MeAbilities,
 });
 export type Me = z.infer<typeof Me>;
+
+/** `:userId` in a path. */
+export const UserParams = z.object({
+  /** The person's BTalk id. */
+  userId: z.string().min(1).max(64),
+});
+
+/** A person's manager on a profile card: a name to show and to open their own card. */
+export const ProfileManager = z.object({
+  /** BTalk's id of the manager. */
+  id: z.string(),
+  /** Name to show. */
+  displayName: z.string(),
+  /** E-mail address (their photo derives from it). */
+  email: z.string(),
+});
+export type ProfileManager = z.infer<typeof ProfileManager>;
+
+/** `GET /api/users/:userId`: a person's profile card, as the directory last said. */
+export const UserProfile = z.object({
+  /** BTalk's id of the person. */
+  id: z.string(),
+  /** Name to show (the directory's display name: Thai script for Thai speakers). */
+  displayName: z.string(),
+  /** Given name from the directory (Latin script), or null when it has none. */
+  givenName: z.string().nullable(),
+  /** Surname from the directory (Latin script), or null when it has none. */
+  surname: z.string().nullable(),
+  /** E-mail address (also the Teams chat link's address). */
+  email: z.string(),
+  /** Job title from the directory. */
+  jobTitle: z.string().nullable(),
+  /** Department from the directory. */
+  department: z.string().nullable(),
+  /** Mobile or business phone number from the directory. */
+  phone: z.string().nullable(),
+  /** Their manager in the directory, when BTalk knows them. */
+  manager: ProfileManager.nullable(),
+  /** Whether the account is disabled (no longer in the directory, or disabled in BTalk). */
+  disabled: z.boolean(),
+});
+export type UserProfile = z.infer<typeof UserProfile>;

@@ -30,6 +30,9 @@ export interface DirectoryIdentity {
 /** A person's profile from the directory's Graph API. */
 export interface GraphProfile {
   displayName: string | null;
+  /** Given name and surname (Latin script in the development directory); absent when not read. */
+  givenName?: string | null;
+  surname?: string | null;
   mail: string | null;
   userPrincipalName: string | null;
   department: string | null;
@@ -48,7 +51,7 @@ export class ConsentRequiredError extends Error {
 
 /** The Graph user properties a profile is read from. */
 const GRAPH_PROFILE_FIELDS =
-  'id,displayName,mail,userPrincipalName,department,jobTitle,preferredLanguage,mobilePhone,businessPhones';
+  'id,displayName,givenName,surname,mail,userPrincipalName,department,jobTitle,preferredLanguage,mobilePhone,businessPhones';
 /** The Graph user properties a listing of the directory's people reads. */
 const GRAPH_LISTING_FIELDS = `${GRAPH_PROFILE_FIELDS},accountEnabled`;
 /** At most this many pages of 999 people are read from a directory listing. */
@@ -134,10 +137,17 @@ export class DirectoryClient {
     return this.#configuration;
   }
 
-  /** The authorization URL of a new sign-in attempt. */
-  async authorizationUrl(attempt: { state: string; nonce: string; codeVerifier: string }): Promise<URL> {
+  /**
+   * The authorization URL of a new sign-in attempt; `prompt: 'select_account'` (after a sign-out)
+   * makes the directory ask who signs in rather than reuse its own session.
+   */
+  async authorizationUrl(
+    attempt: { state: string; nonce: string; codeVerifier: string },
+    prompt?: 'select_account',
+  ): Promise<URL> {
     const config = await this.configuration();
     return oidc.buildAuthorizationUrl(config, {
+      ...(prompt ? { prompt } : {}),
       redirect_uri: this.settings.redirectUri,
       scope: this.settings.scopes,
       state: attempt.state,
@@ -267,6 +277,8 @@ export class DirectoryClient {
     const managerId = manager.ok ? text(((await manager.json()) as Record<string, unknown>).id) : null;
     return {
       displayName: text(profile.displayName),
+      givenName: text(profile.givenName),
+      surname: text(profile.surname),
       mail: text(profile.mail),
       userPrincipalName: text(profile.userPrincipalName),
       department: text(profile.department),
@@ -334,6 +346,8 @@ export class DirectoryClient {
           tenantId,
           email,
           displayName: text(user.displayName) ?? email,
+          givenName: text(user.givenName),
+          surname: text(user.surname),
           department: text(user.department),
           jobTitle: text(user.jobTitle),
           phone: phoneOf(user),

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { neutraliseFormulae, previewTreeCsv, toCsv } from './csv.ts';
+import { neutraliseFormulae, previewTreeCsv, timeInZone, toCsv } from './csv.ts';
 
 /** The cells of an export as a spreadsheet reads them (RFC 4180). */
 const cellsOf = (csv: string) => Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
@@ -81,5 +81,15 @@ describe('CSV exports', () => {
     const preview = previewTreeCsv(exported, people);
     expect(preview.errorCount).toBe(0);
     expect(preview.members.get('u2')).toBe('u1');
+  });
+});
+
+describe('times in the organisation time zone', () => {
+  it('writes an instant as the wall clock of the zone, across dates and daylight saving', () => {
+    expect(timeInZone('2026-11-25T17:30:05.000Z', 'Asia/Bangkok')).toBe('2026-11-26 00:30:05');
+    expect(timeInZone('2026-07-01T00:00:00Z', 'Europe/London')).toBe('2026-07-01 01:00:00');
+    expect(timeInZone('2026-01-01T00:00:00Z', 'Europe/London')).toBe('2026-01-01 00:00:00');
+    expect(timeInZone('2026-03-01T12:00:00+07:00', 'UTC')).toBe('2026-03-01 05:00:00');
+    expect(timeInZone(null, 'Asia/Bangkok')).toBeNull();
   });
 });

@@ -135,6 +135,35 @@ function csvCell(value: string | number | null): string {
   return /[",]|^\s|\s$/.test(text) || LINE_BREAK.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** The UTF-8 byte-order mark: without it Excel reads a CSV file as the system's code page, and Thai breaks. */
+export const UTF8_BOM = '\uFEFF';
+
+const zoneClocks = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An ISO-8601 instant as wall-clock time in `timeZone`, `YYYY-MM-DD HH:mm:ss` (what spreadsheets
+ * read as a date and time); null stays null.
+ */
+export function timeInZone(iso: string | null, timeZone: string): string | null {
+  if (iso === null) return null;
+  let clock = zoneClocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    zoneClocks.set(timeZone, clock);
+  }
+  const part = Object.fromEntries(clock.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
+}
+
 /**
  * Writes rows as CSV text (RFC 4180, CRLF line ends, a header row). Text cells are neutralised
  * against formula injection (`neutraliseFormulae`); numbers are written as they are.

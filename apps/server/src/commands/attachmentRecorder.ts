@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
+import { UPLOAD_REFUSAL } from '@btalk/contracts';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { AttachmentRow } from '../db/schema.ts';
 import { cleanFileName } from '../files/fileNames.ts';
+import { extensionOf, refusedTypeError } from '../files/refusedTypes.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { AppError } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
@@ -30,6 +32,8 @@ export interface UploadTarget {
   topicId: string;
   /** Largest file (MAX_UPLOAD_BYTES), to name in the error. */
   maxBytes: number;
+  /** Refused file types (extensions, lower case): checked on the name and on the content's type. */
+  refusedExtensions: ReadonlySet<string>;
   /** What the uploader already holds unposted, read before the upload. */
   usage: UnpostedUsage;
   quota: UploadQuota;
@@ -78,6 +82,12 @@ export async function attachmentStorer(
   try {
     for await (const part of parts) {
       const fileName = cleanFileName(part.filename);
+      // Refused by name before a byte is stored.
+      const named = extensionOf(fileName);
+      if (target.refusedExtensions.has(named)) {
+        await drain(part.file);
+        throw refusedTypeError(fileName, named);
+      }
       // The uploader's holding with what this upload stored so far; the quota is checked before
       // writing: files here, bytes as they stream (`capped`).
       const held = { files: usage.files + rows.length, bytes: usage.bytes + written() };
@@ -105,14 +115,17 @@ export async function attachmentStorer(
         throw new AppError(
           'tooLarge',
           `${row.file_name} is larger than ${maxBytes} bytes (MAX_UPLOAD_BYTES).`,
+          [{ field: 'body.file', reason: UPLOAD_REFUSAL.tooLarge }],
         );
       }
       if (size === 0) {
         throw new AppError('validation', `${row.file_name} is empty.`, [
-          { field: 'body.file', reason: 'is empty' },
+          { field: 'body.file', reason: UPLOAD_REFUSAL.empty },
         ]);
       }
       const type = await fileTypeFromBuffer(await files.head(key, 4100));
+      // Refused by content too: a program renamed to report.pdf is still a program.
+      if (type && target.refusedExtensions.has(type.ext)) throw refusedTypeError(fileName, type.ext);
       if (type) row.content_type = type.mime;
       if (type && INLINE_IMAGES.has(type.mime)) row.kind = 'image';
     }

@@ -1,6 +1,7 @@
 import {
   type CreateCommentRequest,
   EventName,
+  MAX_DISTINCT_REACTIONS,
   type ReactionEmoji,
   topicRoom,
   type UpdateCommentRequest,
@@ -14,14 +15,28 @@ import { withdrawNotifications } from '../notifications/notifier.ts';
 import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { loadPeople, personFrom } from '../presenters/person.ts';
 import { presentCommentBases } from '../presenters/post.ts';
+import { indexDocument, removeDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
+/** Makes a comment findable (its post's number leads to it). */
+function indexComment(trx: Kysely<Database>, comment: CommentRow): Promise<void> {
+  return indexDocument(trx, {
+    kind: 'comment',
+    refId: comment.id,
+    topicId: comment.topic_id,
+    postId: comment.post_id,
+    authorId: comment.author_id,
+    body: comment.body,
+    createdAt: comment.created_at,
+  });
+}
+
 /**
  * Writes a comment under a post (one level of replies): counts it on the post, stores mentions and
  * rings the post's bell for the people mentioned, notifies them and everyone whose bell on the post
- * rings, records `comment.created`. The same client-made
+ * rings, indexes it for search, records `comment.created`. The same client-made
  * id again answers the first comment.
  */
 export async function commentCreator(
@@ -91,6 +106,7 @@ export async function commentCreator(
     { post, comment, text: input.body },
     at,
   );
+  await indexComment(trx, comment);
   const [base] = await presentCommentBases(trx, [comment]);
   await recordTopicEvent(
     trx,
@@ -134,6 +150,7 @@ export async function commentEditor(
       at,
     );
   }
+  await indexComment(trx, edited);
   const [base] = await presentCommentBases(trx, [edited]);
   await recordTopicEvent(
     trx,
@@ -158,6 +175,7 @@ export async function commentDeleter(
     .where('id', '=', comment.id)
     .execute();
   await withdrawNotifications(trx, { commentId: comment.id }, actor.id);
+  await removeDocument(trx, comment.id);
   const { comment_count } = await trx
     .updateTable('posts')
     .set((eb) => ({ comment_count: eb('comment_count', '-', 1) }))
@@ -223,6 +241,27 @@ export async function reactionAdder(
     .where('emoji', '=', emoji)
     .executeTakeFirst();
   if (same) return same;
+  // A cap on different emojis keeps a post's summary small (any emoji may be given since the full
+  // picker); concurrent adds may pass it by a few, which is harmless.
+  const kinds = await trx
+    .selectFrom('reactions')
+    .select((eb) => eb.fn.count<number>('emoji').distinct().as('n'))
+    .where('target_id', '=', targetId)
+    .executeTakeFirstOrThrow();
+  if (Number(kinds.n) >= MAX_DISTINCT_REACTIONS) {
+    const inUse = await trx
+      .selectFrom('reactions')
+      .select('emoji')
+      .where('target_id', '=', targetId)
+      .where('emoji', '=', emoji)
+      .executeTakeFirst();
+    if (!inUse) {
+      throw new AppError(
+        'conflict',
+        `This already has ${MAX_DISTINCT_REACTIONS} different reactions: add yours to one of them.`,
+      );
+    }
+  }
   const reaction = await trx
     .insertInto('reactions')
     .values({

@@ -9,6 +9,9 @@ export interface ListedPerson {
   tenantId: string | null;
   email: string;
   displayName: string;
+  /** Given name and surname (Graph `givenName`, `surname`); left as they were when absent. */
+  givenName?: string | null;
+  surname?: string | null;
   department: string | null;
   jobTitle: string | null;
   /** Mobile or business phone number. */
@@ -83,6 +86,8 @@ export async function directoryPeopleSyncer(
       tenant_id: person.tenantId,
       email: person.email,
       display_name: person.displayName,
+      ...(person.givenName !== undefined ? { given_name: person.givenName } : {}),
+      ...(person.surname !== undefined ? { surname: person.surname } : {}),
       department: person.department,
       job_title: person.jobTitle,
       phone: person.phone,

@@ -40,6 +40,8 @@ export async function directoryUserUpserter(
     ...(profile
       ? {
           department: profile.department,
+          ...(profile.givenName !== undefined ? { given_name: profile.givenName } : {}),
+          ...(profile.surname !== undefined ? { surname: profile.surname } : {}),
           job_title: profile.jobTitle,
           phone: profile.phone,
           manager_subject: profile.managerId,
@@ -57,6 +59,8 @@ export async function directoryUserUpserter(
       email,
       display_name: displayName,
       department: profile?.department ?? null,
+      given_name: profile?.givenName ?? null,
+      surname: profile?.surname ?? null,
       job_title: profile?.jobTitle ?? null,
       phone: profile?.phone ?? null,
       manager_subject: profile?.managerId ?? null,

@@ -45,7 +45,9 @@ export async function resolveMentions(
     if (outsider) {
       throw invalid(
         'body.mentions',
-        `${outsider} is not a member of this members-only topic: add them first`,
+        topic.direct_key !== null
+          ? `${outsider} is not in this conversation: start a conversation that includes them`
+          : `${outsider} is not a member of this members-only topic: add them first`,
       );
     }
   }

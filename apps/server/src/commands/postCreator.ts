@@ -127,15 +127,17 @@ export async function postCreator(
   }
   await storeMentions(trx, draft.id, draft.id, mentions);
   await ringBellsByDefault(trx, draft.id, [actor.id, ...mentions], at);
-  if (input.body.trim()) {
-    await indexDocument(trx, {
-      kind: 'post',
-      refId: draft.id,
-      topicId: topic.id,
-      body: input.body,
-      createdAt: at,
-    });
-  }
+  // Posts with files and no text are indexed too: the "has file" filter finds them.
+  await indexDocument(trx, {
+    kind: 'post',
+    refId: draft.id,
+    topicId: topic.id,
+    postId: draft.id,
+    authorId: actor.id,
+    hasFile: fileIds.length > 0,
+    body: input.body,
+    createdAt: at,
+  });
   const post = await numberPost(trx, topic.id, draft, at);
   await notifyTopicChange(
     trx,

@@ -43,6 +43,8 @@ export async function postEditor(
     kind: 'post',
     refId: post.id,
     topicId: topic.id,
+    postId: post.id,
+    authorId: post.author_id,
     body: input.body,
     createdAt: post.created_at,
   });

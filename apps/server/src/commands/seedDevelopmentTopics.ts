@@ -1,4 +1,4 @@
-import type { ReactionEmoji, TopicVisibility } from '@btalk/contracts';
+import type { ChosenTopicVisibility, ReactionEmoji } from '@btalk/contracts';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
 import { commentCreator, reactionAdder } from './commentCreator.ts';
@@ -19,7 +19,7 @@ interface SeedTopic {
   by: number;
   title: string;
   description: string;
-  visibility: TopicVisibility;
+  visibility: ChosenTopicVisibility;
   coverEmoji: string;
   /** Indexes into `people` of further members. */
   members: number[];

@@ -5,15 +5,15 @@ import type { UserRow } from '../db/schema.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { notifyTopicChange } from '../notifications/topicNotices.ts';
+import { loadParticipantsOf } from '../presenters/conversation.ts';
 import { presentTopicBase, selectTopics } from '../presenters/topic.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
 /** The shared view of a topic, for event payloads. */
 export async function topicBaseOf(trx: Kysely<Database>, topicId: string) {
-  return presentTopicBase(
-    await selectTopics(trx, '').where('topics.id', '=', topicId).executeTakeFirstOrThrow(),
-  );
+  const row = await selectTopics(trx, '').where('topics.id', '=', topicId).executeTakeFirstOrThrow();
+  return presentTopicBase(row, await loadParticipantsOf(trx, [row]));
 }
 
 /** Checks that every id names an active person; answers them without duplicates. */
@@ -99,6 +99,8 @@ export async function topicCreator(
     kind: 'topic',
     refId: id,
     topicId: id,
+    postId: null,
+    authorId: actor.id,
     body: `${input.title}\n${input.description}`,
     createdAt: at,
   });

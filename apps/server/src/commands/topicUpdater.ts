@@ -33,6 +33,8 @@ export async function topicUpdater(
       kind: 'topic',
       refId: topic.id,
       topicId: topic.id,
+      postId: null,
+      authorId: topic.creator_id,
       body: `${base.title}\n${base.description}`,
       createdAt: topic.created_at,
     });

@@ -29,6 +29,27 @@ describe('configuration', () => {
     expect(message).toContain('LOG_LEVEL');
   });
 
+  it('reads the organisation time zone, Asia/Bangkok by default, and names a zone that does not exist', () => {
+    expect(loadConfig({}).orgTimeZone).toBe('Asia/Bangkok');
+    expect(loadConfig({ ORG_TIME_ZONE: 'Europe/London' }).orgTimeZone).toBe('Europe/London');
+    expect(() => loadConfig({ ORG_TIME_ZONE: 'Asia/Bangkokk' })).toThrow(
+      /ORG_TIME_ZONE: must be an IANA time zone name such as Asia\/Bangkok .*\(got "Asia\/Bangkokk"\)/,
+    );
+  });
+
+  it('refuses executables and scripts by default, or the extensions UPLOAD_REFUSED_EXTENSIONS lists', () => {
+    expect(loadConfig({}).uploads.refusedExtensions).toEqual(
+      expect.arrayContaining(['exe', 'msi', 'bat', 'js', 'sh']),
+    );
+    expect(loadConfig({ UPLOAD_REFUSED_EXTENSIONS: ' .EXE, bat,exe ' }).uploads.refusedExtensions).toEqual([
+      'bat',
+      'exe',
+    ]);
+    expect(() => loadConfig({ UPLOAD_REFUSED_EXTENSIONS: 'exe,*.bat' })).toThrow(
+      /UPLOAD_REFUSED_EXTENSIONS: must be file extensions separated by commas/,
+    );
+  });
+
   it('requires a real client key in production', () => {
     expect(() => loadConfig({ BTALK_ENV: 'production' })).toThrow(/API_KEY: must be set in production/);
   });

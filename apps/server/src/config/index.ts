@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_REFUSED_EXTENSIONS, REFUSED_EXTENSION_PATTERN } from '@btalk/contracts';
 import { z } from 'zod';
 import { estimatedSecretBits, isLoopbackHost, MIN_SECRET_BITS, SECRET_VARIABLES } from './guards.ts';
 
@@ -9,6 +10,16 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Whether `zone` is an IANA time zone this Node knows (`Asia/Bangkok`, `UTC`). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const url = (what: string) => z.string().url({ message: `must be a full URL (${what})` });
 
@@ -68,6 +79,12 @@ const Env = z.object({
     .max(65535, { message: 'must be between 0 and 65535' })
     .default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  ORG_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, {
+      message: 'must be an IANA time zone name such as Asia/Bangkok or Europe/London (see tz database)',
+    })
+    .default('Asia/Bangkok'),
   ALLOW_DEVELOPMENT_DIRECTORY_ON_NETWORK: bool.default(false),
   TRUST_PROXY: trustProxy.optional(),
   REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(120),
@@ -258,6 +275,18 @@ const Env = z.object({
     .int()
     .min(1024, { message: 'must be at least 1024 bytes' })
     .default(100 * 1024 * 1024),
+  UPLOAD_REFUSED_EXTENSIONS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().replace(/^\./, '').toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((e) => REFUSED_EXTENSION_PATTERN.test(e)), {
+      message: 'must be file extensions separated by commas, such as exe,msi,bat (letters and digits)',
+    })
+    .optional(),
   UPLOAD_UNPOSTED_TTL_HOURS: z.coerce
     .number({ message: 'must be a number of hours' })
     .int()
@@ -336,6 +365,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** The organisation's IANA time zone (ORG_TIME_ZONE): reports show their times in it beside UTC. */
+  orgTimeZone: string;
   /**
    * Proxies whose X-Forwarded-For gives the client's address (Fastify's `trustProxy`): false for
    * none, a hop count, or proxy addresses/CIDRs. The sign-in rate limit counts by that address.
@@ -435,6 +466,11 @@ export interface Config {
     maxUnpostedBytes: number;
     /** Uploads still not in a post after this many hours are deleted (row and file). */
     unpostedTtlHours: number;
+    /**
+     * File types refused (extensions, lower case, no dot) until an administrator sets their own list:
+     * UPLOAD_REFUSED_EXTENSIONS, or executables and scripts.
+     */
+    refusedExtensions: string[];
   };
   /** The realtime stream (realtime/). */
   realtime: {
@@ -548,6 +584,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.BTALK_ENV,
     port: e.PORT,
     host: e.HOST,
+    orgTimeZone: e.ORG_TIME_ZONE,
     trustProxy: e.TRUST_PROXY ?? false,
     timeouts: {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
@@ -613,6 +650,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: e.MAX_UPLOAD_BYTES,
       maxFiles: e.MAX_UPLOAD_FILES,
       maxUnpostedFiles: e.UPLOAD_MAX_UNPOSTED_FILES,
+      refusedExtensions: [...new Set(e.UPLOAD_REFUSED_EXTENSIONS ?? DEFAULT_REFUSED_EXTENSIONS)].sort(),
       maxUnpostedBytes: e.UPLOAD_MAX_UNPOSTED_BYTES,
       unpostedTtlHours: e.UPLOAD_UNPOSTED_TTL_HOURS,
     },

@@ -21,6 +21,10 @@ export interface UsersTable {
   manager_subject: string | null;
   /** Phone number from the directory, shown to managers chasing non-responders; optional on insert. */
   phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Given name from the directory (Graph `givenName`, Latin script); optional on insert. */
+  given_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Surname from the directory (Graph `surname`, Latin script); optional on insert. */
+  surname: ColumnType<string | null, string | null | undefined, string | null>;
   locale: 'th' | 'en';
   role: 'admin' | 'member';
   /**
@@ -410,6 +414,11 @@ export interface TopicsTable {
   /** Number of posts ever written; the next post gets this plus one. */
   post_count: number;
   member_count: number;
+  /**
+   * A direct conversation's participants (sorted user ids joined with commas, unique), or null for
+   * every other topic; optional on insert (see migrations/20261125160001-add-direct-conversations.ts).
+   */
+  direct_key: ColumnType<string | null, string | null | undefined, string | null>;
   last_activity_at: string;
   created_at: string;
   updated_at: string;
@@ -521,12 +530,28 @@ export interface AttachmentsTable {
   created_at: string;
 }
 
-/** One searchable text: a topic's title and description, or a post's body. */
+/** The administrators' upload settings: one row, `id` 'uploads', once one of them set the list. */
+export interface UploadSettingsTable {
+  id: string;
+  /** JSON array of refused extensions, lower case without the dot. */
+  refused_extensions: string;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** One searchable text: a topic's title and description, a post's or a comment's body. */
 export interface SearchDocumentsTable {
   id: Generated<number>;
-  kind: 'topic' | 'post';
+  kind: 'topic' | 'post' | 'comment';
   ref_id: string;
   topic_id: string;
+  /** The post itself, or a comment's post; null for a topic. */
+  post_id: string | null;
+  /** Who wrote it (a topic: its creator); the person filter. */
+  author_id: string | null;
+  /** 1 when files are attached (the "has file" filter); 0 by default. */
+  has_file: Generated<number>;
+  /** The plain text a reader sees (Markdown marks, link targets and ids removed). */
   body: string;
   created_at: string;
 }
@@ -577,6 +602,7 @@ export interface Database {
   mentions: MentionsTable;
   post_bells: PostBellsTable;
   attachments: AttachmentsTable;
+  upload_settings: UploadSettingsTable;
   search_documents: SearchDocumentsTable;
   event_log_horizon: EventLogHorizonTable;
 }
@@ -608,3 +634,4 @@ export type TopicMemberRow = Selectable<TopicMembersTable>;
 export type PostRow = Selectable<PostsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
+export type UploadSettingsRow = Selectable<UploadSettingsTable>;

@@ -7,6 +7,13 @@ import type { Database } from '../db/index.ts';
  * (table `directory_records`), so that it survives restarts and works the same on SQLite and PostgreSQL.
  */
 export function databaseAdapter(db: Kysely<Database>) {
+  const REVOKED_WITH_GRANT = new Set([
+    'AccessToken',
+    'AuthorizationCode',
+    'RefreshToken',
+    'DeviceCode',
+    'BackchannelAuthenticationRequest',
+  ]);
   return class DatabaseAdapter implements Adapter {
     readonly model: string;
 
@@ -17,7 +24,10 @@ export function databaseAdapter(db: Kysely<Database>) {
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const row = {
         payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
+        // Only tokens and codes die with their grant: an Interaction also names the grant it began
+        // with, and must outlive that grant's revocation when another person signs in (as in
+        // oidc-provider's own memory adapter).
+        grant_id: REVOKED_WITH_GRANT.has(this.model) ? (payload.grantId ?? null) : null,
         uid: payload.uid ?? null,
         user_code: payload.userCode ?? null,
         expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,

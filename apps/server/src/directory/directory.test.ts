@@ -155,6 +155,8 @@ describeEachDatabase('the development Graph subset', (kind) => {
       tenantId: 'tenant-1',
       email: 'somchai@btalk.test',
       displayName: 'สมชาย ใจดี',
+      givenName: 'Somchai',
+      surname: 'Jaidee',
       department: 'Operations',
       jobTitle: 'Operations Manager',
       phone: somchai?.mobilePhone,

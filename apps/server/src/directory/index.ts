@@ -36,6 +36,8 @@ export function developmentListing(): DirectoryListing {
       tenantId: DEVELOPMENT_TENANT_ID,
       email: p.email,
       displayName: shownName(p),
+      givenName: p.givenName,
+      surname: p.surname,
       department: p.department,
       jobTitle: p.jobTitle,
       phone: p.mobilePhone,

@@ -1,7 +1,12 @@
 import { hkdfSync, randomUUID } from 'node:crypto';
 import { importJWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  type Configuration,
+  errors,
+  interactionPolicy,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { ADMIN_APP_ROLE } from '../commands/directoryUserUpserter.ts';
 import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
@@ -164,7 +169,10 @@ export async function createDevelopmentDirectory(
       'accountId' in token && typeof token.accountId === 'string'
         ? { oid: token.accountId, tid: DEVELOPMENT_TENANT_ID }
         : undefined,
-    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}`,
+      policy: selectAccountPolicy(),
+    },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // BTalk may present the same directory refresh token from two instances at once.
     rotateRefreshToken: false,
@@ -288,4 +296,15 @@ export async function createDevelopmentDirectory(
       return payload as JWTPayload & { sub: string };
     },
   };
+}
+
+/**
+ * The provider's interactions plus `prompt=select_account`, as Entra ID accepts it (BTalk asks for it
+ * after a sign-out): the sign-in page is shown even with a directory session, so another person can
+ * sign in. The sign-in form's answer resolves it.
+ */
+function selectAccountPolicy(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
+  return policy;
 }

@@ -98,7 +98,8 @@ export async function mountDevelopmentDirectory(
           await provider.interactionFinished(
             request.raw,
             reply.raw,
-            { login: { accountId: person.id } },
+            // Choosing whom to sign in as also answers a `prompt=select_account`.
+            { login: { accountId: person.id }, select_account: {} },
             { mergeWithLastSubmission: false },
           );
         },

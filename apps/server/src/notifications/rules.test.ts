@@ -50,6 +50,24 @@ describe('who is told what', () => {
       expected: { c: post },
     },
     {
+      name: 'a message in a direct conversation tells each of its people as a direct message, unless muted',
+      change: { type: 'post.created', authorId: 'a', visibility: 'direct', mentioned: [] },
+      audience: audience(
+        ['a', true, true, null],
+        ['b', true, true, null],
+        ['c', true, true, 'muted'],
+        ['d', true, true, 'mentions'],
+        ['e', false, true, null],
+      ),
+      expected: { b: NotificationKind.direct },
+    },
+    {
+      name: 'a mention in a direct conversation is a mention, and reaches a person who muted it',
+      change: { type: 'post.created', authorId: 'a', visibility: 'direct', mentioned: ['b', 'c'] },
+      audience: audience(['a', true, true, null], ['b', true, true, null], ['c', true, true, 'muted']),
+      expected: { b: mention, c: mention },
+    },
+    {
       name: 'a muted topic stays quiet on new posts',
       change: { type: 'post.created', authorId: 'a', visibility: 'members', mentioned: [] },
       audience: audience(['a', true, true, null], ['b', true, true, 'muted']),

@@ -8,6 +8,9 @@ import { NotificationKind, type TopicNotificationLevel } from '@btalk/contracts'
  */
 
 /** What a person's relation to a topic is, as far as notifications go. */
+/** A topic's visibility as the rules see it: a direct conversation tells its people of every message. */
+export type AudienceVisibility = 'organisation' | 'members' | 'direct';
+
 export interface TopicAudienceMember {
   userId: string;
   /** Whether the person may read the topic now (members-only topics: members; disabled people: never). */
@@ -23,14 +26,14 @@ export type Change =
   | {
       type: 'post.created';
       authorId: string;
-      visibility: 'organisation' | 'members';
+      visibility: AudienceVisibility;
       /** People mentioned in the post. */
       mentioned: string[];
     }
   | {
       type: 'comment.created';
       authorId: string;
-      visibility: 'organisation' | 'members';
+      visibility: AudienceVisibility;
       mentioned: string[];
       /** People whose bell on the post rings (authors and people mentioned ring by default). */
       bellRinging: string[];
@@ -38,7 +41,7 @@ export type Change =
   | {
       type: 'post.edited';
       authorId: string;
-      visibility: 'organisation' | 'members';
+      visibility: AudienceVisibility;
       /** Only the people the edit mentions for the first time: an edit does not notify anyone again. */
       newlyMentioned: string[];
     }
@@ -53,16 +56,13 @@ export interface Recipient {
 }
 
 /** The level that applies when a person never chose one. */
-export function defaultLevel(
-  visibility: 'organisation' | 'members',
-  member: boolean,
-): TopicNotificationLevel {
-  return visibility === 'members' && member ? 'all' : 'mentions';
+export function defaultLevel(visibility: AudienceVisibility, member: boolean): TopicNotificationLevel {
+  return visibility !== 'organisation' && member ? 'all' : 'mentions';
 }
 
 /** The level that applies to a person in a topic. */
 export function effectiveLevel(
-  visibility: 'organisation' | 'members',
+  visibility: AudienceVisibility,
   person: TopicAudienceMember | undefined,
 ): TopicNotificationLevel {
   if (!person) return defaultLevel(visibility, false);
@@ -108,9 +108,12 @@ export function recipientsFor(change: Change, audience: Map<string, TopicAudienc
       for (const id of change.mentioned) {
         if (id !== change.authorId && visible(id)) tell(id, NotificationKind.mention);
       }
+      // In a direct conversation every message is meant for its people: told as a direct message
+      // (switched as a mention is), unless they turned the conversation down to mentions or muted it.
+      const kind = change.visibility === 'direct' ? NotificationKind.direct : NotificationKind.post;
       for (const person of audience.values()) {
         if (person.userId === change.authorId || !person.canSee) continue;
-        if (effectiveLevel(change.visibility, person) === 'all') tell(person.userId, NotificationKind.post);
+        if (effectiveLevel(change.visibility, person) === 'all') tell(person.userId, kind);
       }
       return [...told.values()];
     }

@@ -114,6 +114,8 @@ export function inQuietHours(quiet: QuietHours, at: Date): boolean {
 export function kindSetting(kind: string): keyof NotificationSettings['kinds'] | null {
   switch (kind) {
     case NotificationKind.mention:
+    case NotificationKind.direct:
+      // A direct message reaches its people as a mention does: one switch for both.
       return 'mention';
     case NotificationKind.comment:
       return 'comment';

@@ -2,6 +2,8 @@ import { NotificationKind } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { CommentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
+import { directParticipantIds, visibilityOf } from '../policies/topic.ts';
+import { conversationTitle } from '../presenters/conversation.ts';
 import { type Notice, notify } from './notifier.ts';
 import { type Change, type Recipient, recipientsFor, type TopicAudienceMember } from './rules.ts';
 
@@ -69,19 +71,29 @@ const titles: Record<string, (actor: string, topic: string) => string> = {
   [NotificationKind.comment]: (actor, topic) => `${actor} commented on a post in ${topic}`,
   [NotificationKind.post]: (actor, topic) => `${actor} posted in ${topic}`,
   [NotificationKind.topicAdded]: (actor, topic) => `${actor} added you to ${topic}`,
+  [NotificationKind.direct]: (actor) => `${actor} sent you a message`,
 };
+
+/** The title a notice shows: a direct conversation's is its people's names, derived now. */
+async function titleOf(trx: Kysely<Database>, topic: TopicRow): Promise<string> {
+  const ids = directParticipantIds(topic);
+  if (!ids) return topic.title;
+  const rows = await trx.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();
+  return conversationTitle(rows.map((r) => r.display_name));
+}
 
 /** Turns recipients into notices about a topic, a post and maybe a comment. */
 function noticesFor(
   recipients: Recipient[],
   actor: UserRow,
   topic: TopicRow,
+  topicTitle: string,
   about: { post?: PostRow; comment?: CommentRow; text?: string },
 ): Notice[] {
   const excerpt = about.text === undefined ? '' : excerptOf(about.text);
   const data = {
     topicId: topic.id,
-    topicTitle: topic.title,
+    topicTitle,
     actorId: actor.id,
     actorName: actor.display_name,
     ...(about.post ? { postId: about.post.id, postNumber: Number(about.post.number) } : {}),
@@ -92,7 +104,7 @@ function noticesFor(
     userId: r.userId,
     kind: r.kind,
     urgent: r.urgent,
-    title: titles[r.kind]?.(actor.display_name, topic.title) ?? topic.title,
+    title: titles[r.kind]?.(actor.display_name, topicTitle) ?? topicTitle,
     body: excerpt,
     data,
     topicId: topic.id,
@@ -110,6 +122,8 @@ export async function notifyTopicChange(
   about: { post?: PostRow; comment?: CommentRow; text?: string },
   at: string,
 ): Promise<void> {
+  // The stored visibility of a direct conversation is `members`; the rules tell its people apart.
+  if ('visibility' in change) change = { ...change, visibility: visibilityOf(topic) };
   const candidates =
     change.type === 'member.added'
       ? change.addedIds
@@ -124,5 +138,6 @@ export async function notifyTopicChange(
       ? await loadAudience(trx, topic, candidates)
       : new Map<string, TopicAudienceMember>();
   const recipients = recipientsFor(change, audience);
-  await notify(trx, noticesFor(recipients, actor, topic, about), at, actor.id);
+  if (recipients.length === 0) return;
+  await notify(trx, noticesFor(recipients, actor, topic, await titleOf(trx, topic), about), at, actor.id);
 }

@@ -25,6 +25,10 @@ const single: Record<string, Record<Locale, (d: Record<string, unknown>) => stri
     en: (d) => `${str(d.actorName, 'Someone')} mentioned you in ${str(d.topicTitle, 'a topic')}`,
     th: (d) => `${str(d.actorName, 'มีคน')} กล่าวถึงคุณใน ${str(d.topicTitle, 'หัวข้อ')}`,
   },
+  [NotificationKind.direct]: {
+    en: (d) => `${str(d.actorName, 'Someone')} sent you a message`,
+    th: (d) => `${str(d.actorName, 'มีคน')} ส่งข้อความถึงคุณ`,
+  },
   [NotificationKind.comment]: {
     en: (d) => `${str(d.actorName, 'Someone')} commented on a post in ${str(d.topicTitle, 'a topic')}`,
     th: (d) => `${str(d.actorName, 'มีคน')} แสดงความคิดเห็นในโพสต์ของ ${str(d.topicTitle, 'หัวข้อ')}`,

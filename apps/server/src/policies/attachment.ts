@@ -1,3 +1,4 @@
+import { UPLOAD_REFUSAL } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
@@ -123,7 +124,7 @@ export function filesOverQuota(usage: UnpostedUsage, quota: UploadQuota): AppErr
   return new AppError(
     'quotaExceeded',
     `You have ${usage.files} uploaded files not yet in a post; at most ${quota.maxUnpostedFiles} are kept (UPLOAD_MAX_UNPOSTED_FILES). ${makeRoom(quota)}`,
-    [{ field: 'body.file', reason: `more than ${quota.maxUnpostedFiles} files not yet in a post` }],
+    [{ field: 'body.file', reason: UPLOAD_REFUSAL.unpostedFiles }],
   );
 }
 
@@ -132,7 +133,7 @@ export function bytesOverQuota(usage: UnpostedUsage, quota: UploadQuota): AppErr
   return new AppError(
     'quotaExceeded',
     `Your uploaded files not yet in a post would take more than ${quota.maxUnpostedBytes} bytes (UPLOAD_MAX_UNPOSTED_BYTES); ${usage.bytes} are taken. ${makeRoom(quota)}`,
-    [{ field: 'body.file', reason: `more than ${quota.maxUnpostedBytes} bytes of files not yet in a post` }],
+    [{ field: 'body.file', reason: UPLOAD_REFUSAL.unpostedBytes }],
   );
 }
 

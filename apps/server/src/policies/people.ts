@@ -9,7 +9,10 @@ import type { Database } from '../db/index.ts';
  *   narrower search;
  * - only active people are found: disabled people never appear;
  * - everyone found is shown the same way to every caller (`presentUser`: name, e-mail, department,
- *   job title, language, role), nothing more (no phone, no manager).
+ *   job title, language, role), nothing more (no phone, no manager);
+ * - a profile card (`GET /api/users/:userId`, opened from a name) is the organisation's directory
+ *   entry, which every colleague may read: anyone signed in sees anyone's card, phone and manager
+ *   included; a disabled person's card still opens (their posts keep their name), marked disabled.
  */
 
 /** Restricts a query on `users` to the people the search may find: active ones. */

@@ -1,4 +1,4 @@
-import type { TopicAbilities } from '@btalk/contracts';
+import type { TopicAbilities, TopicVisibility } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicMemberRow, TopicRow, UserRow } from '../db/schema.ts';
@@ -10,7 +10,10 @@ import { AppError } from '../http/errors.ts';
  *   members (not even admins: its existence does not leak, every route answers 404);
  * - owners and admins edit, archive and unarchive it; owners and admins manage members;
  * - whoever sees a topic that is not archived may post, comment and react in it;
- * - owners pin posts; members leave (the last owner cannot); anyone follows organisation-wide topics.
+ * - owners pin posts; members leave (the last owner cannot); anyone follows organisation-wide topics;
+ * - a direct conversation is seen by its participants only (stored as members-only, so every rule
+ *   that does not know of conversations keeps it to them); they post in it, and nobody, admins
+ *   included, renames, archives, opens it up, or adds or removes its people.
  */
 export interface TopicAccess {
   topic: TopicRow;
@@ -20,6 +23,21 @@ export interface TopicAccess {
 
 /** The person a policy asks about: their id and role are all the rules need. */
 export type Viewer = Pick<UserRow, 'id' | 'role'>;
+
+/** Whether a topic is a direct conversation. */
+export function isDirect(topic: Pick<TopicRow, 'direct_key'>): boolean {
+  return topic.direct_key !== null;
+}
+
+/** A direct conversation's participants' ids (from its key), or null for any other topic. */
+export function directParticipantIds(topic: Pick<TopicRow, 'direct_key'>): string[] | null {
+  return topic.direct_key === null ? null : topic.direct_key.split(',');
+}
+
+/** The visibility the API shows: `direct` for a conversation, else the stored one. */
+export function visibilityOf(topic: Pick<TopicRow, 'visibility' | 'direct_key'>): TopicVisibility {
+  return isDirect(topic) ? 'direct' : topic.visibility;
+}
 
 /** Whether the person may see a topic, given their membership (null when none). */
 export function canSee(topic: Pick<TopicRow, 'visibility'>, membership: TopicMemberRow | null): boolean {
@@ -127,6 +145,18 @@ export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicRights
   const open = topic.archived_at === null;
   const owner = membership?.role === 'owner';
   const admin = viewer.role === 'admin';
+  if (isDirect(topic)) {
+    const inside = membership !== null;
+    return {
+      edit: false,
+      archive: false,
+      manageMembers: false,
+      post: open && inside,
+      pin: false,
+      leave: false,
+      follow: false,
+    };
+  }
   return {
     edit: (owner || admin) && open,
     archive: owner || admin,
@@ -144,6 +174,20 @@ export type TopicAction = keyof TopicRights;
 const MANAGE_MEMBERS =
   'Only the topic’s owners and admins can manage its members (and not while it is archived).';
 
+const DIRECT_KEEPS_ITS_PEOPLE =
+  'A direct conversation keeps its people and its name: start a new conversation with the people you want.';
+
+/** Why each action is refused in a direct conversation, as the person reads it. */
+const REFUSED_DIRECT: Record<TopicAction, string> = {
+  edit: DIRECT_KEEPS_ITS_PEOPLE,
+  archive: 'A direct conversation cannot be archived.',
+  manageMembers: DIRECT_KEEPS_ITS_PEOPLE,
+  post: 'Only the people of this conversation can write in it.',
+  pin: 'Posts are not pinned in a direct conversation.',
+  leave: DIRECT_KEEPS_ITS_PEOPLE,
+  follow: 'Direct conversations reach their own people only.',
+};
+
 /** Why each action is refused, as the person reads it. */
 const REFUSED: Record<TopicAction, (access: TopicAccess) => string> = {
   edit: (access) =>
@@ -160,5 +204,10 @@ const REFUSED: Record<TopicAction, (access: TopicAccess) => string> = {
 
 /** Throws 403, saying why, unless the person may do `action` with the topic (see `topicAbilities`). */
 export function authorize(viewer: Viewer, action: TopicAction, access: TopicAccess): void {
-  if (!topicAbilities(viewer, access)[action]) throw new AppError('forbidden', REFUSED[action](access));
+  if (!topicAbilities(viewer, access)[action]) {
+    throw new AppError(
+      'forbidden',
+      isDirect(access.topic) ? REFUSED_DIRECT[action] : REFUSED[action](access),
+    );
+  }
 }

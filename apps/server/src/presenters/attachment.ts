@@ -17,9 +17,17 @@ export function presentAttachment(row: AttachmentRow): Attachment {
   };
 }
 
-/** The headers of an attachment's content: images inline, anything else a download, never sniffed or run. */
+/** Types the browser shows itself: pictures, and PDFs in its own viewer (PDF.js or the built-in one). */
+function shownInline(row: AttachmentRow): boolean {
+  return row.kind === 'image' || row.content_type === 'application/pdf';
+}
+
+/**
+ * The headers of an attachment's content: images and PDFs (by their content, never their name)
+ * inline, anything else a download; never sniffed, and no script of the file runs on our origin.
+ */
 export function attachmentContentHeaders(row: AttachmentRow): Record<string, string> {
-  const inline = row.kind === 'image';
+  const inline = shownInline(row);
   return {
     'content-type': inline ? row.content_type : 'application/octet-stream',
     'content-length': String(row.size_bytes),

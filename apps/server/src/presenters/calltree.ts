@@ -17,7 +17,7 @@ import type {
   UnplacedPerson,
 } from '@btalk/contracts';
 import type { Kysely, Selectable } from 'kysely';
-import { toCsv } from '../calltree/csv.ts';
+import { timeInZone, toCsv, UTF8_BOM } from '../calltree/csv.ts';
 import type { EventReportFacts } from '../calltree/eventStore.ts';
 import { wholeTree } from '../calltree/hierarchy.ts';
 import {
@@ -326,17 +326,24 @@ export function presentPeoplePage(
 
 const STATUS_LABEL = { safe: 'Safe', need_help: 'Need help', no_answer: 'No answer' } as const;
 
-/** The event as CSV: person, email, department, manager, status, note, answered at, answered by, escalations. */
-export function presentEventCsv(event: CallEventRow, people: RollupPerson[]): string {
+/**
+ * The event report as CSV for spreadsheets: a UTF-8 byte-order mark first (Excel then reads Thai),
+ * one row per person in attention order with their phone and the location they gave, and each time
+ * in UTC beside the same time in the organisation's `timeZone` (ORG_TIME_ZONE).
+ */
+export function presentEventCsv(event: CallEventRow, people: RollupPerson[], timeZone: string): string {
   const options = new Map((JSON.parse(event.options) as CallEventOption[]).map((o) => [o.id, o.label]));
   const rows = attentionOrder(people).map((p) => [
     p.displayName,
     p.email,
+    p.phone,
     p.department,
     p.managerName,
     p.optionId ? (options.get(p.optionId) ?? STATUS_LABEL[p.status]) : STATUS_LABEL[p.status],
     p.note,
+    p.location,
     p.answeredAt,
+    timeInZone(p.answeredAt, timeZone),
     p.answeredByName
       ? p.onBehalf
         ? `${p.answeredByName} (on behalf${p.onBehalfReachedVia ? `, ${p.onBehalfReachedVia.replace('_', ' ')}` : ''})`
@@ -344,20 +351,24 @@ export function presentEventCsv(event: CallEventRow, people: RollupPerson[]): st
       : null,
     p.escalations,
   ]);
-  return toCsv(
+  const csv = toCsv(
     [
       'person',
       'email',
+      'phone',
       'department',
       'manager',
       'status',
       'note',
-      'answered at',
+      'location',
+      'answered at (UTC)',
+      `answered at (${timeZone})`,
       'answered by',
       'escalations',
     ],
     rows,
   );
+  return `${UTF8_BOM}${csv}`;
 }
 
 /** How fast people answered; a running event's duration runs to `now`. */

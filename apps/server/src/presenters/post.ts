@@ -1,13 +1,4 @@
-import {
-  type Comment,
-  type CommentBase,
-  type Person,
-  type Post,
-  type PostBase,
-  REACTION_EMOJIS,
-  type ReactionEmoji,
-  type ReactionSummary,
-} from '@btalk/contracts';
+import type { Comment, CommentBase, Person, Post, PostBase, ReactionSummary } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { CommentRow, PostRow } from '../db/schema.ts';
@@ -25,18 +16,14 @@ interface ReactionLite {
   emoji: string;
 }
 
+/** Reactions by emoji, each emoji where it was first given (`reactions` come in the order made). */
 function summarise(reactions: ReactionLite[], people: Map<string, Person>): ReactionSummary[] {
-  return REACTION_EMOJIS.flatMap((emoji) => {
-    const who = reactions.filter((r) => r.emoji === emoji);
-    if (who.length === 0) return [];
-    return [
-      {
-        emoji: emoji as ReactionEmoji,
-        count: who.length,
-        people: who.map((r) => personFrom(people, r.user_id)),
-      },
-    ];
-  });
+  const byEmoji = groupBy(reactions, (r) => r.emoji);
+  return [...byEmoji].map(([emoji, who]) => ({
+    emoji,
+    count: who.length,
+    people: who.map((r) => personFrom(people, r.user_id)),
+  }));
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {

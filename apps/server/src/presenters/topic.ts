@@ -1,10 +1,12 @@
-import type { Topic, TopicBase } from '@btalk/contracts';
+import type { Person, Topic, TopicBase } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicRow } from '../db/schema.ts';
+import { decodeCursor, pageOf } from '../http/cursor.ts';
 import { defaultLevel } from '../notifications/rules.ts';
 import { contentAbilities } from '../policies/post.ts';
-import { topicAbilities, type Viewer } from '../policies/topic.ts';
+import { directParticipantIds, topicAbilities, type Viewer, visibilityOf } from '../policies/topic.ts';
+import { conversationTitle, loadParticipantsOf, participantsOf } from './conversation.ts';
 
 /** The viewer's read marker in a `selectTopics` row: 0 before they read anything. */
 const lastRead = sql<number>`coalesce(rs.last_read_number, 0)`;
@@ -54,13 +56,18 @@ export function selectTopics(db: Kysely<Database>, viewerId: string) {
 /** A row of `selectTopics`. */
 export type TopicViewRow = Awaited<ReturnType<ReturnType<typeof selectTopics>['executeTakeFirstOrThrow']>>;
 
-/** The parts of a topic that everyone sees (also the realtime payload). */
-export function presentTopicBase(row: TopicViewRow): TopicBase {
+/**
+ * The parts of a topic that everyone sees (also the realtime payload). A direct conversation's
+ * participants come from `people` (`loadParticipantsOf`), and its title is their names.
+ */
+export function presentTopicBase(row: TopicViewRow, people: Map<string, Person> = new Map()): TopicBase {
+  const participantIds = directParticipantIds(row);
+  const participants = participantIds ? participantsOf(participantIds, people) : null;
   return {
     id: row.id,
-    title: row.title,
+    title: participants ? conversationTitle(participants.map((p) => p.displayName)) : row.title,
     description: row.description,
-    visibility: row.visibility,
+    visibility: visibilityOf(row),
     coverColor: row.cover_color,
     coverEmoji: row.cover_emoji,
     creator: {
@@ -75,7 +82,52 @@ export function presentTopicBase(row: TopicViewRow): TopicBase {
     lastActivityAt: row.last_activity_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(participants ? { participants } : {}),
   };
+}
+
+/** Topics as the viewer sees them, with the people of the direct conversations among them loaded. */
+export async function presentTopics(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  rows: TopicViewRow[],
+): Promise<Topic[]> {
+  const people = await loadParticipantsOf(db, rows);
+  return rows.map((row) => presentTopic(viewer, row, people));
+}
+
+/**
+ * One page of `selectTopics` rows, newest activity first (the topic list's and the conversation
+ * list's order), after the list's opaque cursor: rows, then the next page's cursor.
+ */
+export async function topicPageByActivity(
+  db: Kysely<Database>,
+  viewer: Viewer,
+  query: ReturnType<typeof selectTopics>,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ items: Topic[]; nextCursor: string | null }> {
+  const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
+  if (after) {
+    const [at, id] = after;
+    query = query.where((eb) =>
+      eb.or([
+        eb('topics.last_activity_at', '<', at),
+        eb.and([eb('topics.last_activity_at', '=', at), eb('topics.id', '<', id)]),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy('topics.last_activity_at', 'desc')
+    .orderBy('topics.id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return pageOf(
+    rows,
+    limit,
+    (r) => [r.last_activity_at, r.id],
+    (kept) => presentTopics(db, viewer, kept),
+  );
 }
 
 /** The topic row of a view row (for the policies). */
@@ -95,7 +147,7 @@ export function topicRowOf(row: TopicViewRow): TopicRow {
 }
 
 /** A topic as the viewer sees it, with their membership, reading and abilities. */
-export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
+export function presentTopic(viewer: Viewer, row: TopicViewRow, people?: Map<string, Person>): Topic {
   const membership = row.my_role
     ? {
         topic_id: row.id,
@@ -107,10 +159,10 @@ export function presentTopic(viewer: Viewer, row: TopicViewRow): Topic {
     : null;
   const access = { topic: topicRowOf(row), membership };
   return {
-    ...presentTopicBase(row),
+    ...presentTopicBase(row, people),
     myRole: row.my_role,
     following: membership !== null || row.followed_by !== null,
-    notificationLevel: row.my_notification_level ?? defaultLevel(row.visibility, membership !== null),
+    notificationLevel: row.my_notification_level ?? defaultLevel(visibilityOf(row), membership !== null),
     unreadCount: Number(row.unread_count ?? 0),
     lastReadNumber: Number(row.last_read_number ?? 0),
     abilities: { ...topicAbilities(viewer, access), ...contentAbilities(viewer, access) },

@@ -1,4 +1,4 @@
-import type { Me, User } from '@btalk/contracts';
+import type { Me, User, UserProfile } from '@btalk/contracts';
 import type { UserRow } from '../db/schema.ts';
 import { meAbilities } from '../policies/me.ts';
 
@@ -18,4 +18,23 @@ export function presentUser(row: UserRow): User {
 /** The signed-in person, with what they may do (`GET /api/me`, the sign-in answer). */
 export function presentMe(row: UserRow): Me {
   return { ...presentUser(row), abilities: meAbilities(row) };
+}
+
+/** A person's profile card, with their manager (null when the directory names none BTalk knows). */
+export function presentProfile(
+  row: UserRow,
+  manager: Pick<UserRow, 'id' | 'display_name' | 'email'> | null,
+): UserProfile {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    givenName: row.given_name,
+    surname: row.surname,
+    email: row.email,
+    jobTitle: row.job_title,
+    department: row.department,
+    phone: row.phone,
+    manager: manager ? { id: manager.id, displayName: manager.display_name, email: manager.email } : null,
+    disabled: row.disabled !== 0,
+  };
 }

@@ -7,6 +7,7 @@ import { attachmentRoutes } from './attachments/attachments.ts';
 import { authRoutes } from './auth/auth.ts';
 import { calltreeRoutes } from './calltree/index.ts';
 import { commentRoutes } from './comments/comments.ts';
+import { conversationRoutes } from './conversations/conversations.ts';
 import { meRoutes } from './me/me.ts';
 import { notificationDeliveryRoutes } from './notifications/deliveries.ts';
 import { notificationRoutes } from './notifications/notifications.ts';
@@ -21,6 +22,7 @@ import { termsRoutes } from './terms/terms.ts';
 import { memberRoutes } from './topics/members.ts';
 import { topicRoutes } from './topics/topics.ts';
 import { unsubscribeRoutes } from './unsubscribe/unsubscribe.ts';
+import { uploadSettingsRoutes } from './uploadSettings/uploadSettings.ts';
 import { userRoutes } from './users/users.ts';
 
 /** Every API resource's routes, mounted under /api by app.ts. Add a resource here. */
@@ -41,10 +43,12 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     userRoutes(ctx),
     topicRoutes(ctx),
     memberRoutes(ctx),
+    conversationRoutes(ctx),
     postRoutes(ctx),
     commentRoutes(ctx),
     reactionRoutes(ctx),
     attachmentRoutes(ctx),
+    uploadSettingsRoutes(ctx),
     searchRoutes(ctx),
     realtimeRoutes(ctx),
     teamsBotRoutes(ctx),

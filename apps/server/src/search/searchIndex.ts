@@ -1,42 +1,83 @@
-import type { SearchResult } from '@btalk/contracts';
+import type { SearchHighlight, SearchResult } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../http/cursor.ts';
 import { visibleTo } from '../policies/topic.ts';
+import { presentPerson } from '../presenters/person.ts';
+import { plainTextOf } from './plainText.ts';
 
-/** One text to make findable: a topic (title and description) or a post. */
+/** One text to make findable: a topic (title and description), a post or a comment. */
 export interface SearchDocument {
-  kind: 'topic' | 'post';
+  kind: 'topic' | 'post' | 'comment';
   refId: string;
   topicId: string;
+  /** The post itself, or the post of a comment; null for a topic. */
+  postId: string | null;
+  /** Who wrote it (a topic: who created it). */
+  authorId: string;
+  /** Whether files are attached; left as it was when not given (an edit does not change files). */
+  hasFile?: boolean;
+  /** The Markdown: the index keeps the plain text a reader sees (`plainTextOf`). */
   body: string;
   createdAt: string;
 }
 
 /** Adds or replaces a document in the index, in the caller's transaction. */
 export async function indexDocument(trx: Kysely<Database>, doc: SearchDocument): Promise<void> {
+  const body = plainTextOf(doc.body);
+  const hasFile = doc.hasFile ? 1 : 0;
   await trx
     .insertInto('search_documents')
     .values({
       kind: doc.kind,
       ref_id: doc.refId,
       topic_id: doc.topicId,
-      body: doc.body,
+      post_id: doc.postId,
+      author_id: doc.authorId,
+      has_file: hasFile,
+      body,
       created_at: doc.createdAt,
     })
-    .onConflict((oc) => oc.column('ref_id').doUpdateSet({ body: doc.body, topic_id: doc.topicId }))
+    .onConflict((oc) =>
+      oc.column('ref_id').doUpdateSet({
+        body,
+        topic_id: doc.topicId,
+        ...(doc.hasFile === undefined ? {} : { has_file: hasFile }),
+      }),
+    )
     .execute();
 }
 
-/** Removes a document (a deleted post) from the index. */
+/**
+ * Removes a document (a deleted post or comment). A deleted post's comments stay, as they stay in
+ * the topic under its placeholder.
+ */
 export async function removeDocument(trx: Kysely<Database>, refId: string): Promise<void> {
   await trx.deleteFrom('search_documents').where('ref_id', '=', refId).execute();
 }
 
-/** The words of a query; each must occur in a hit, as any part of a word (Thai has no spaces). */
+/**
+ * Punctuation that wraps or follows a word in prose (quotes, brackets, `:`, `,`, `.`, `!`, `?`,
+ * emphasis marks, dashes), dropped from a word's ends: `"budget"`, `(draft)`, `re:` find the word.
+ * Inside a word punctuation is kept and matched as written (`c:\temp`, `100%_off`, `a.b@c.d`), and
+ * `%`, `_`, `\`, `#` and `@` are kept at the ends too (`100%`, `#42`, `@Name`).
+ */
+const WRAPPING = /^["'“”‘’«»`()[\]{}<>:;,.!?*~–—-]+|["'“”‘’«»`()[\]{}<>:;,.!?*~–—-]+$/gu;
+
+/**
+ * The words of a query; each must occur in a hit, as any part of a word (Thai has no spaces).
+ * Words split at spaces and colons (`re:budget`, `a:b`: a colon is query syntax in most search
+ * boxes, and text that holds `a:b` also holds `a` and `b`); a word that is punctuation only is
+ * searched as written. Lower case, without repeats, at most 8.
+ */
 export function searchTerms(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 8);
+  const words = q
+    .toLowerCase()
+    .split(/[\s:]+/)
+    .filter(Boolean)
+    .map((word) => word.replace(WRAPPING, '') || word);
+  return [...new Set(words)].slice(0, 8);
 }
 
 function likePattern(term: string): string {
@@ -46,7 +87,9 @@ function likePattern(term: string): string {
 /**
  * `f.body LIKE '%term%'` on the FTS5 trigram table. FTS5 answers LIKE from its trigram index only
  * without an ESCAPE clause (with one it reads every document), so a term without `%` or `_` is
- * matched as is (a backslash is then an ordinary character, as it was when escaped).
+ * matched as is (a backslash is then an ordinary character, as it was when escaped). The terms are
+ * bound parameters of LIKE, never text for MATCH: FTS5's query syntax (`:`, `"`, `*`, `^`, `(`,
+ * AND/OR/NOT) means nothing here.
  */
 function ftsLike(term: string) {
   return /[%_]/.test(term)
@@ -61,27 +104,84 @@ export function sqliteMatches(terms: string[]) {
   }>`select f.rowid from search_fts f where ${sql.join(terms.map(ftsLike), sql` and `)}`;
 }
 
-/** Up to 200 characters around the first term found. */
-export function snippetOf(body: string, terms: string[]): string {
-  const lower = body.toLowerCase();
-  const at = Math.max(0, Math.min(...terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0), body.length));
-  const start = Math.max(0, at - 60);
-  const text = body
-    .slice(start, start + 200)
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${start > 0 ? '…' : ''}${text}${start + 200 < body.length ? '…' : ''}`;
+/** How many characters a snippet has at most, and how many of them come before the first match. */
+const SNIPPET_LENGTH = 200;
+const SNIPPET_LEAD = 60;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Moves a cut off a combining mark (a Thai vowel or tone mark) and the low half of a surrogate pair. */
+function cutAt(text: string, at: number): number {
+  let i = Math.max(0, Math.min(at, text.length));
+  while (i > 0 && i < text.length && /[\p{M}\udc00-\udfff]/u.test(text[i]!)) i--;
+  return i;
 }
 
 /**
- * Topics and posts containing every word of `q`, in topics the viewer may see, newest first.
- * SQLite: LIKE on the FTS5 trigram table (FTS5 answers it from the trigram index). PostgreSQL: a
- * `simple` full-text match or ILIKE on every word (served by the pg_trgm index).
+ * Where the terms occur in a text: ranges in order, overlapping ones merged. A one-character term
+ * (the `a` of `a:b`) is marked only where it stands alone, not in every word that holds the letter.
+ */
+export function matchRanges(text: string, terms: string[]): SearchHighlight[] {
+  const found: SearchHighlight[] = [];
+  for (const term of terms) {
+    const pattern =
+      [...term].length === 1
+        ? `(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{M}\\p{N}])`
+        : escapeRegExp(term);
+    for (const m of text.matchAll(new RegExp(pattern, 'giu'))) {
+      if (m[0].length > 0) found.push({ start: m.index, end: m.index + m[0].length });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SearchHighlight[] = [];
+  for (const r of found) {
+    const last = merged[merged.length - 1];
+    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+    else merged.push({ ...r });
+  }
+  return merged;
+}
+
+/**
+ * Up to 200 characters of the plain text around the first match (60 before it), `…` where text
+ * was cut (never inside a Thai syllable's marks), and where the terms are in it.
+ */
+export function snippetOf(body: string, terms: string[]): { snippet: string; highlights: SearchHighlight[] } {
+  const first = matchRanges(body, terms)[0]?.start ?? 0;
+  let start = cutAt(body, first - SNIPPET_LEAD);
+  // Start at a word (English); Thai has no spaces to find, and the cut stays where it was.
+  const space = start > 0 ? body.indexOf(' ', start - 1) : -1;
+  if (space >= 0 && space < first) start = space + 1;
+  const end = cutAt(body, start + SNIPPET_LENGTH);
+  const snippet = `${start > 0 ? '…' : ''}${body.slice(start, end).trim()}${end < body.length ? '…' : ''}`;
+  return { snippet, highlights: matchRanges(snippet, terms) };
+}
+
+/** What a search is narrowed to, as checked by the route. */
+export interface SearchFilters {
+  topicId?: string;
+  authorId?: string;
+  hasFile?: boolean;
+  kind?: SearchResult['kind'];
+  /** Written at or after this instant (ISO, as stored). */
+  from?: string;
+  /** Written at or before this instant (ISO, as stored). */
+  to?: string;
+}
+
+/**
+ * Topics, posts and comments holding every word of `q` (none: everything the filters allow), in
+ * topics the viewer may see, newest first. SQLite: LIKE on the FTS5 trigram table (FTS5 answers it
+ * from the trigram index). PostgreSQL: ILIKE on every word, served by the pg_trgm index. The
+ * filters are conditions of the same query on both.
  */
 export async function searchVisible(
   db: Kysely<Database>,
   viewerId: string,
   q: string,
+  filters: SearchFilters,
   cursor: string | undefined,
   limit: number,
 ) {
@@ -90,26 +190,40 @@ export async function searchVisible(
   let query = db
     .selectFrom('search_documents as d')
     .innerJoin('topics', 'topics.id', 'd.topic_id')
-    .leftJoin('posts as p', 'p.id', 'd.ref_id')
+    .leftJoin('posts as p', 'p.id', 'd.post_id')
+    // The author in the same query: a page of hits is one round trip.
+    .leftJoin('users as u', 'u.id', 'd.author_id')
     .select([
       'd.id',
       'd.kind',
       'd.ref_id',
       'd.topic_id',
+      'd.post_id',
+      'd.author_id',
+      'd.has_file',
       'd.body',
       'd.created_at',
       'topics.title',
       'p.number',
+      'u.display_name as author_name',
+      'u.email as author_email',
+      'u.department as author_department',
     ])
     .where(visibleTo(viewerId));
-  if (isPostgres(db)) {
-    const likes = terms.map((t) => sql<boolean>`d.body ilike ${likePattern(t)} escape '\\'`);
-    query = query.where(
-      sql<boolean>`(d.tsv @@ plainto_tsquery('simple', ${q}) or (${sql.join(likes, sql` and `)}))`,
-    );
-  } else {
-    query = query.where(sql<boolean>`d.id in (${sqliteMatches(terms)})`);
+  if (terms.length > 0) {
+    if (isPostgres(db)) {
+      const likes = terms.map((t) => sql<boolean>`d.body ilike ${likePattern(t)} escape '\\'`);
+      query = query.where(sql<boolean>`(${sql.join(likes, sql` and `)})`);
+    } else {
+      query = query.where(sql<boolean>`d.id in (${sqliteMatches(terms)})`);
+    }
   }
+  if (filters.topicId !== undefined) query = query.where('d.topic_id', '=', filters.topicId);
+  if (filters.authorId !== undefined) query = query.where('d.author_id', '=', filters.authorId);
+  if (filters.hasFile !== undefined) query = query.where('d.has_file', '=', filters.hasFile ? 1 : 0);
+  if (filters.kind !== undefined) query = query.where('d.kind', '=', filters.kind);
+  if (filters.from !== undefined) query = query.where('d.created_at', '>=', filters.from);
+  if (filters.to !== undefined) query = query.where('d.created_at', '<=', filters.to);
   if (after) {
     const [at, id] = after;
     query = query.where((eb) =>
@@ -130,9 +244,20 @@ export async function searchVisible(
         kind: r.kind,
         topicId: r.topic_id,
         topicTitle: r.title,
-        postId: r.kind === 'post' ? r.ref_id : null,
-        postNumber: r.kind === 'post' && r.number !== null ? Number(r.number) : null,
-        snippet: snippetOf(r.body, terms),
+        postId: r.post_id,
+        postNumber: r.post_id !== null && r.number !== null ? Number(r.number) : null,
+        commentId: r.kind === 'comment' ? r.ref_id : null,
+        author:
+          r.author_id && r.author_name !== null
+            ? presentPerson({
+                id: r.author_id,
+                display_name: r.author_name,
+                email: r.author_email ?? '',
+                department: r.author_department,
+              })
+            : null,
+        hasFile: Number(r.has_file) === 1,
+        ...snippetOf(r.body, terms),
         createdAt: r.created_at,
       })),
   );

@@ -141,8 +141,9 @@ export async function directorySignIn(
   email: string,
   password = 'btalk',
   browser = new CookieBrowser(),
+  aadPath = '/api/auth/aad',
 ): Promise<{ callback: Callback; browser: CookieBrowser }> {
-  const aad = await browserApi(server, browser, '/api/auth/aad');
+  const aad = await browserApi(server, browser, aadPath);
   if (aad.status !== 200) throw new Error(`GET /api/auth/aad answered ${aad.status}: ${await aad.text()}`);
   const { url } = ((await aad.json()) as { data: { url: string } }).data;
   const redirectUri = server.ctx.config.directory.redirectUri;
@@ -159,9 +160,31 @@ export async function directorySignIn(
   const location = posted.headers.get('location');
   if (!location)
     throw new Error(`sign-in form answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
-  const back = await browser.follow(new URL(location, page.url).href, redirectUri);
+  let back = await browser.follow(new URL(location, page.url).href, redirectUri);
+  // Another person than the directory's session: it ends that session first with a form its page's
+  // script submits at once, as a browser would.
+  const ending = back.response ? await back.response.clone().text() : '';
+  const endAction = /<form method="post" action="([^"]+\/session\/end\/confirm)"/.exec(ending)?.[1];
+  if (endAction) {
+    const fields = Object.fromEntries(
+      [...ending.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
+    const ended = await browser.fetch(endAction, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields as Record<string, string>).toString(),
+    });
+    const resume = ended.headers.get('location');
+    if (!resume) throw new Error(`ending the directory session answered ${ended.status}`);
+    back = await browser.follow(new URL(resume, endAction).href, redirectUri);
+  }
   if (back.response)
-    throw new Error(`did not come back to ${redirectUri}: ${back.url.href} ${back.response.status}`);
+    throw new Error(
+      `did not come back to ${redirectUri}: ${back.url.href} ${back.response.status} ${(await back.response.text()).replace(/\s+/g, ' ').slice(0, 1500)}`,
+    );
   return { callback: callbackParams(back.url), browser };
 }
 

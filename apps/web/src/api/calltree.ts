@@ -84,8 +84,11 @@ export function calltreeApi(client: ApiClient) {
     /** Reminds only the people without an answer. */
     remind: (eventId: string) =>
       client.post<CallReminderResponse>(`/calltree/events/${e(eventId)}/reminders`),
-    /** The event report as CSV text. */
-    reportCsv: (eventId: string) => client.get<string>(`/calltree/events/${e(eventId)}/report.csv`),
+    /**
+     * The event report as the server's CSV file, byte for byte: read as text, the UTF-8 byte-order
+     * mark Excel needs for Thai would be dropped.
+     */
+    reportCsv: (eventId: string) => client.blob(`/calltree/events/${e(eventId)}/report.csv`),
     /** Time to 50, 90 and 100 % answered. */
     summary: (eventId: string) => client.get<CallEventReport>(`/calltree/events/${e(eventId)}/summary`),
   };

@@ -1,24 +1,26 @@
 import type { CallEventState } from '@btalk/contracts';
 import type { RollupFilters } from './calltree.ts';
+import type { SearchRequest } from './search.ts';
 
 /**
  * Every query key of the topics feature, in one place. The realtime client (issue 7) updates the
  * cache from domain events through these keys and the helpers in `postCache.ts`, so keep them
  * hierarchical: invalidating a prefix (e.g. `queryKeys.topics.all`) reaches everything below it.
  *
- * - `['topics', 'list', {scope}]`: home's topic list (infinite; pages of `TopicPage`).
+ * - `['topics', 'list', {scope}]`: home's topic list (infinite; pages of `TopicPage`); scope `direct`:
+ *   my direct conversations (`GET /api/conversations`), so topic events patch them as they do topics.
  * - `['topics', 'detail', topicId]`: one `Topic` (header, abilities, read marker).
  * - `['topics', 'members', topicId]`: the topic's members (`TopicMemberPage`).
  * - `['posts', 'list', topicId]`: the topic's posts (infinite; pages of `PostPage`, newest first).
  * - `['posts', 'comments', postId]`: one post's comments (infinite; pages of `CommentPage`, newest first).
- * - `['search', q]`: search results; `['users', 'search', q]`: the people picker.
+ * - `['search', {q, ...filters}]`: search results (infinite); `['search', 'topics', text]`: topics to pick; `['users', 'search', q]`: the people picker.
  * - `['attachments', attachmentId]`: a downloaded attachment as a blob.
  */
 export const queryKeys = {
   topics: {
     all: ['topics'] as const,
     lists: () => ['topics', 'list'] as const,
-    list: (scope: 'all' | 'mine') => ['topics', 'list', { scope }] as const,
+    list: (scope: 'all' | 'mine' | 'direct') => ['topics', 'list', { scope }] as const,
     detail: (topicId: string) => ['topics', 'detail', topicId] as const,
     members: (topicId: string) => ['topics', 'members', topicId] as const,
   },
@@ -26,8 +28,11 @@ export const queryKeys = {
     list: (topicId: string) => ['posts', 'list', topicId] as const,
     comments: (postId: string) => ['posts', 'comments', postId] as const,
   },
-  search: (q: string) => ['search', q] as const,
+  search: (request: SearchRequest) => ['search', request] as const,
+  topicFinder: (text: string) => ['search', 'topics', text] as const,
   users: (search: string) => ['users', 'search', search] as const,
+  /** A person's profile card. */
+  profile: (userId: string) => ['users', 'profile', userId] as const,
   attachment: (attachmentId: string) => ['attachments', attachmentId] as const,
 };
 
@@ -77,6 +82,12 @@ export const notificationKeys = {
   settings: () => ['notifications', 'settings'] as const,
   /** Administrators: the outbox's deliveries in a state. */
   deliveries: (status: string) => ['notifications', 'deliveries', status] as const,
+};
+
+/** Query keys of the File uploads screen (administrators). */
+export const uploadSettingsKeys = {
+  /** The refused file types. */
+  refusedTypes: ['admin', 'uploads', 'refusedTypes'] as const,
 };
 
 /** Query keys of the People screen (administrators): one list per search text. */

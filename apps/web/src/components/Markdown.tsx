@@ -3,6 +3,7 @@ import Link from '@mui/material/Link';
 import type { ComponentProps } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { PersonButton } from './PersonCard/PersonButton.tsx';
 
 // `@[Name](user:<id>)` mention tokens become links with the `user:` scheme, shown as "@Name".
 const MENTION = /@\[([^\]\n]{1,100})\]\(user:([A-Za-z0-9_-]{1,64})\)/g;
@@ -23,10 +24,15 @@ function urlTransform(url: string): string {
 
 function MarkdownLink({ href, children }: ComponentProps<'a'>) {
   if (href?.startsWith('user:')) {
+    const id = href.slice(5);
+    // The mention opens the person's profile card; the name is the one written in the text.
+    const name = typeof children === 'string' ? children.replace(/^@/, '') : id;
     return (
-      <Box component="span" data-mention={href.slice(5)} sx={{ color: 'secondary.main', fontWeight: 600 }}>
-        {children}
-      </Box>
+      <PersonButton person={{ id, displayName: name }}>
+        <Box component="span" data-mention={id} sx={{ color: 'secondary.main', fontWeight: 600 }}>
+          {children}
+        </Box>
+      </PersonButton>
     );
   }
   if (!href) return <span>{children}</span>;

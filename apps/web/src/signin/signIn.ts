@@ -45,19 +45,22 @@ export function readCallback(search: string): CallbackParams {
 /**
  * First half of signing in (SPEC.md section 4): forget all three tokens (and whatever was cached for
  * the previous person), wait for the directory token, and ask the server for the directory's
- * sign-in URL. Answers undefined when that call fails (only logged, as SPEC.md section 7 says).
+ * sign-in URL. After an explicit sign-out (the session store remembers it) the directory is asked to
+ * let the person choose the account, so another person can sign in. Answers undefined when that
+ * call fails (only logged, as SPEC.md section 7 says).
  */
 export async function startSignIn(
   { session, api, axiosCache }: Services,
   queryClient: QueryClient,
 ): Promise<AadResponse | undefined> {
+  const selectAccount = session.getState().signed_out;
   session.clearTokens();
   queryClient.clear();
   // The Graph cache keys answers by address, not by token: another person's photo must not show.
   await axiosCache.storage.clear();
   session.setWaitingForAadToken(true);
   try {
-    return await api.auth.signInUrl(callbackAddress());
+    return await api.auth.signInUrl(callbackAddress(), selectAccount);
   } catch (error) {
     console.error('BTalk: GET /api/auth/aad failed', error);
     return undefined;

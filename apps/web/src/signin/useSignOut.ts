@@ -25,7 +25,8 @@ export function useSignOut(): () => Promise<void> {
     // To /login first, rendered at once (not in a transition): forgetting the tokens while a gated
     // screen is still on show would send it to /login without this state, to sign in again.
     await navigate('/login', { replace: true, state: SIGNED_OUT_STATE, flushSync: true });
-    session.clearTokens();
+    // Remembered (persisted), so /login waits for "Sign in" after a reload too.
+    session.signOut();
     queryClient.clear();
     await axiosCache.storage.clear();
   }, [api, session, axiosCache, queryClient, navigate]);

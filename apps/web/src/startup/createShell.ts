@@ -10,6 +10,7 @@ import { routes } from '../routes.tsx';
 import type { Services } from '../services.tsx';
 import { dialogs } from '../stores/dialogs.ts';
 import type { SessionStore } from '../stores/session.ts';
+import { mutationOverlayHooks } from './mutationOverlays.ts';
 
 // Failures the client already answered by navigating (to /login or /terms) need no dialog as well.
 const NAVIGATED = new Set<number>([ErrorCode.unauthenticated, ErrorCode.termsNotAccepted]);
@@ -57,6 +58,8 @@ export function createShell(config: InitConfig, session: SessionStore): Shell {
       },
     }),
     mutationCache: new MutationCache({
+      // `meta: { overlay: 'spinner' }` shows the spinner dialog while the mutation runs.
+      ...mutationOverlayHooks(),
       onError: (error, _variables, _result, mutation) => {
         if (mutation.meta?.silent !== true) reportFailure(error);
       },

@@ -56,6 +56,19 @@ export const dialogStore = createStore<DialogState>(initial);
 
 let answerConfirm: ((yes: boolean) => void) | null = null;
 
+/** A progress overlay that long operations hold open: the spinner dialog or the loading dialog. */
+export type ProgressOverlay = 'spinner' | 'loading';
+
+// How many running operations hold each overlay: two at once keep it open until both finish.
+const holders: Record<ProgressOverlay, number> = { spinner: 0, loading: 0 };
+
+function showHeld() {
+  dialogStore.setState({
+    show_spinner_dialog: holders.spinner > 0,
+    show_loading_dialog: holders.loading > 0,
+  });
+}
+
 function settleConfirm(yes: boolean) {
   answerConfirm?.(yes);
   answerConfirm = null;
@@ -115,6 +128,21 @@ export const dialogs = {
   },
   setSpinner(show: boolean) {
     dialogStore.setState({ show_spinner_dialog: show });
+  },
+  /**
+   * Shows a progress overlay while an operation runs; the answer releases it (once, however often it
+   * is called). The overlay hides when the last holder releases it.
+   */
+  hold(overlay: ProgressOverlay): () => void {
+    holders[overlay] += 1;
+    showHeld();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      holders[overlay] -= 1;
+      showHeld();
+    };
   },
   /** Asks a question; resolves true when confirmed, false when cancelled or replaced by another dialog. */
   confirm(detail: ConfirmDialogDetail): Promise<boolean> {

@@ -14,7 +14,13 @@ describe('the session store', () => {
     await session.setTokens({ accessToken: 'access', refreshToken: 'refresh', aadToken: 'graph' });
     expect(Object.keys(localStorage)).toEqual([SESSION_STORAGE_KEY]);
     const stored = JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? '{}');
-    expect(Object.keys(stored).sort()).toEqual(['aad_token', 'btalk_refresh', 'btalk_token', 'last_page']);
+    expect(Object.keys(stored).sort()).toEqual([
+      'aad_token',
+      'btalk_refresh',
+      'btalk_token',
+      'last_page',
+      'signed_out',
+    ]);
     expect(stored.btalk_token).not.toContain('access');
     expect(stored.aad_token).toBe('graph');
 
@@ -46,6 +52,23 @@ describe('the session store', () => {
       aad_token: null,
       last_page: '/calltree',
     });
+  });
+
+  it('remembers a sign-out across page loads until the next session is stored', async () => {
+    const session = createSessionStore(localStorage, createTokenCipher(keys));
+    await session.setTokens({ accessToken: 'a', refreshToken: 'r', aadToken: 'g' });
+    expect(session.getState().signed_out).toBe(false);
+    session.signOut();
+    expect(session.getState()).toMatchObject({ btalk_token: null, aad_token: null, signed_out: true });
+    const reloaded = createSessionStore(localStorage, createTokenCipher(keys));
+    expect(reloaded.getState().signed_out).toBe(true);
+    // Starting to sign in again (which clears the tokens) keeps it; a stored session ends it.
+    reloaded.clearTokens();
+    expect(reloaded.getState().signed_out).toBe(true);
+    await reloaded.setTokens({ aadToken: 'g2' });
+    expect(reloaded.getState().signed_out).toBe(true);
+    await reloaded.setTokens({ accessToken: 'a2', refreshToken: 'r2' });
+    expect(createSessionStore(localStorage, createTokenCipher(keys)).getState().signed_out).toBe(false);
   });
 
   it('remembers every route but /aad/callback, /login and /terms, and never persists the waiting flag', () => {

@@ -14,13 +14,24 @@ export interface SessionState {
   aad_token: string | null;
   /** The last remembered page, where sign-in returns to. */
   last_page: string;
+  /**
+   * The person signed out here and has not signed in since: /login waits for "Sign in" (also after
+   * a reload) and the directory is asked to let them choose the account.
+   */
+  signed_out: boolean;
   /** Not persisted: sign-in is waiting for the directory token. */
   waiting_for_aad_token: boolean;
 }
 
 type Persisted = Omit<SessionState, 'waiting_for_aad_token'>;
 
-const EMPTY: Persisted = { btalk_token: null, btalk_refresh: null, aad_token: null, last_page: '/' };
+const EMPTY: Persisted = {
+  btalk_token: null,
+  btalk_refresh: null,
+  aad_token: null,
+  last_page: '/',
+  signed_out: false,
+};
 
 /**
  * Routes that are never remembered as the last page (SPEC.md section 2). /unsubscribe too: its link
@@ -51,6 +62,8 @@ export interface SessionStore extends Store<SessionState> {
   setTokens(tokens: TokenUpdate): Promise<void>;
   /** Forgets all three tokens (signing in again, signing out). */
   clearTokens(): void;
+  /** Forgets the tokens and remembers the explicit sign-out, until the next session is stored. */
+  signOut(): void;
   /** Remembers `path` as the last page unless its route is one that is never remembered. */
   rememberPage(pathname: string, fullPath: string): void;
   setWaitingForAadToken(waiting: boolean): void;
@@ -70,6 +83,7 @@ function read(storage: Storage): Persisted {
       aad_token: text(parsed.aad_token),
       last_page:
         typeof parsed.last_page === 'string' && parsed.last_page.startsWith('/') ? parsed.last_page : '/',
+      signed_out: parsed.signed_out === true,
     };
   } catch {
     // A hand-edited or foreign value: start from an empty session rather than fail to start.
@@ -94,6 +108,8 @@ export function createSessionStore(
     refreshToken: () => unseal(store.getState().btalk_refresh),
     async setTokens({ accessToken, refreshToken, aadToken }) {
       const patch: Partial<SessionState> = {};
+      // A new session ends the signed-out state.
+      if (accessToken !== undefined) patch.signed_out = false;
       if (accessToken !== undefined) patch.btalk_token = await cipher.encrypt(accessToken);
       if (refreshToken !== undefined) patch.btalk_refresh = await cipher.encrypt(refreshToken);
       if (aadToken !== undefined) patch.aad_token = aadToken;
@@ -102,6 +118,10 @@ export function createSessionStore(
     },
     clearTokens() {
       store.setState({ btalk_token: null, btalk_refresh: null, aad_token: null });
+      persist();
+    },
+    signOut() {
+      store.setState({ btalk_token: null, btalk_refresh: null, aad_token: null, signed_out: true });
       persist();
     },
     rememberPage(pathname, fullPath) {

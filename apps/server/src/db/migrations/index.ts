@@ -17,6 +17,10 @@ import * as addUserAccessSources from './20261124154500-add-user-access-sources.
 import * as indexUnpostedAttachments from './20261124171300-index-unposted-attachments.ts';
 import * as createTeamsConversations from './20261125090000-create-teams-conversations.ts';
 import * as indexPostsForUnreadCounts from './20261125120000-index-posts-for-unread-counts.ts';
+import * as addDirectConversations from './20261125160001-add-direct-conversations.ts';
+import * as searchFiltersAndComments from './20261125160002-search-filters-and-comments.ts';
+import * as createUploadSettings from './20261125160003-create-upload-settings.ts';
+import * as addUserNameParts from './20261125160101-add-user-name-parts.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -41,4 +45,8 @@ export const migrations: Record<string, Migration> = {
   '20261124171300-index-unposted-attachments': indexUnpostedAttachments,
   '20261125090000-create-teams-conversations': createTeamsConversations,
   '20261125120000-index-posts-for-unread-counts': indexPostsForUnreadCounts,
+  '20261125160001-add-direct-conversations': addDirectConversations,
+  '20261125160002-search-filters-and-comments': searchFiltersAndComments,
+  '20261125160003-create-upload-settings': createUploadSettings,
+  '20261125160101-add-user-name-parts': addUserNameParts,
 };

@@ -22,6 +22,8 @@ function person(overrides: Partial<UserRow> = {}): UserRow {
     job_title: null,
     manager_subject: null,
     phone: null,
+    given_name: null,
+    surname: null,
     locale: 'en',
     role: 'member',
     role_source: 'directory',

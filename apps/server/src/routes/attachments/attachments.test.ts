@@ -1,4 +1,4 @@
-import { ErrorCode } from '@btalk/contracts';
+import { ErrorCode, UPLOAD_REFUSAL } from '@btalk/contracts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/index.ts';
 import { cleanFileName } from '../../files/fileNames.ts';
@@ -93,6 +93,27 @@ describeEachDatabase('attachments API', (kind) => {
     );
   });
 
+  it('serves a PDF (by its content) inline for the browser’s viewer, and a file named .pdf that is not one as a download', async () => {
+    const alice = await signedIn(server);
+    const t = await buildTopic(server, alice);
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
+    const [real, fake] = dataOf<{ attachments: AttachmentData[] }>(
+      await upload(server, alice, t.id, [
+        { name: 'ใบแจ้งหนี้.pdf', content: pdf },
+        { name: 'notes.pdf', content: Buffer.from('<html><script>alert(1)</script>') },
+      ]),
+    ).attachments;
+    expect(real).toMatchObject({ contentType: 'application/pdf', kind: 'file' });
+    const shown = await server.request({ method: 'GET', url: real!.url, headers: alice.headers });
+    expect(shown.headers['content-type']).toBe('application/pdf');
+    expect(shown.headers['content-disposition']).toMatch(/^inline; filename="_+\.pdf"; filename\*=UTF-8''/);
+    expect(shown.headers['x-content-type-options']).toBe('nosniff');
+    expect(shown.rawPayload.equals(pdf)).toBe(true);
+    const download = await server.request({ method: 'GET', url: fake!.url, headers: alice.headers });
+    expect(download.headers['content-type']).toBe('application/octet-stream');
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="notes.pdf"/);
+  });
+
   it('attaches uploads to a post, only the uploader’s and only once', async () => {
     const alice = await signedIn(server);
     const bob = await signedIn(server);
@@ -135,18 +156,19 @@ describeEachDatabase('attachments API', (kind) => {
     const alice = await signedIn(server);
     const t = await buildTopic(server, alice);
     const [file] = await uploaded(server, alice, t.id, [
-      { name: 'invoice\u202Egpj.exe', content: Buffer.from('MZ not really') },
+      // (An .exe would be refused: executables are by default.)
+      { name: 'invoice\u202Egpj.zip', content: Buffer.from('PK not really') },
     ]);
-    expect(file!.fileName).toBe('invoicegpj.exe');
+    expect(file!.fileName).toBe('invoicegpj.zip');
     const row = await server.ctx.db.kysely
       .selectFrom('attachments')
       .select('file_name')
       .where('id', '=', file!.id)
       .executeTakeFirstOrThrow();
-    expect(row.file_name).toBe('invoicegpj.exe');
+    expect(row.file_name).toBe('invoicegpj.zip');
     const served = await server.request({ method: 'GET', url: file!.url, headers: alice.headers });
     expect(served.headers['content-disposition']).toBe(
-      `attachment; filename="invoicegpj.exe"; filename*=UTF-8''invoicegpj.exe`,
+      `attachment; filename="invoicegpj.zip"; filename*=UTF-8''invoicegpj.zip`,
     );
 
     // A row stored before names were cleaned is shown and served cleaned too.
@@ -231,6 +253,7 @@ describeEachDatabase('attachment limits', (kind) => {
     expect(big.statusCode).toBe(413);
     expect(big.json().code).toBe(ErrorCode.tooLarge);
     expect(big.json().message).toContain('MAX_UPLOAD_BYTES');
+    expect(big.json().details).toEqual([{ field: 'body.file', reason: UPLOAD_REFUSAL.tooLarge }]);
     const many = await upload(
       server,
       alice,
@@ -239,6 +262,7 @@ describeEachDatabase('attachment limits', (kind) => {
     );
     expect(many.statusCode).toBe(413);
     expect(many.json().message).toContain('MAX_UPLOAD_FILES');
+    expect(many.json().details).toEqual([{ field: 'body.file', reason: UPLOAD_REFUSAL.tooMany }]);
     const rows = await server.ctx.db.kysely
       .selectFrom('attachments')
       .selectAll()
@@ -274,7 +298,7 @@ describeEachDatabase('the quota of files not yet in a post', (kind) => {
     expect(both.json().code).toBe(ErrorCode.quotaExceeded);
     expect(both.json().message).toContain('UPLOAD_MAX_UNPOSTED_FILES');
     expect(both.json().message).toMatch(/post the files you uploaded, or wait/);
-    expect(both.json().details[0].field).toBe('body.file');
+    expect(both.json().details).toEqual([{ field: 'body.file', reason: UPLOAD_REFUSAL.unpostedFiles }]);
     expect(await unpostedRows(alice.user.id)).toHaveLength(2);
     expect(storedKeys(server)).toHaveLength(disk);
 

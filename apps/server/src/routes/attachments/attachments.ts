@@ -1,4 +1,10 @@
-import { AttachmentParams, okEnvelope, TopicParams, UploadAttachmentsResponse } from '@btalk/contracts';
+import {
+  AttachmentParams,
+  okEnvelope,
+  TopicParams,
+  UPLOAD_REFUSAL,
+  UploadAttachmentsResponse,
+} from '@btalk/contracts';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authenticate } from '../../auth/authenticate.ts';
@@ -9,6 +15,7 @@ import {
 } from '../../commands/attachmentRecorder.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
+import { loadRefusedTypes } from '../../files/refusedTypes.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
@@ -25,7 +32,9 @@ import { attachmentContentHeaders, presentAttachment } from '../../presenters/at
 function multipartError(error: unknown, maxFiles: number): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return new AppError('tooLarge', `Send at most ${maxFiles} files at once (MAX_UPLOAD_FILES).`);
+    return new AppError('tooLarge', `Send at most ${maxFiles} files at once (MAX_UPLOAD_FILES).`, [
+      { field: 'body.file', reason: UPLOAD_REFUSAL.tooMany },
+    ]);
   }
   if (code === 'FST_FIELDS_LIMIT') {
     return new AppError('validation', 'Send only files in this form.', [
@@ -74,6 +83,7 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const access = await loadTopicAccess(db, user, request.params.topicId);
         authorize(user, 'upload', { access });
         const usage = await loadUnpostedUsage(db, user.id);
+        const refused = await loadRefusedTypes(db, ctx.config);
         // A person whose quota is full is refused before a byte of the body is stored.
         authorizeQuota(usage, { files: 1, bytes: 0 }, quota);
         // The files are stored before the transaction (a slow upload holds no transaction open);
@@ -82,6 +92,7 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           uploaderId: user.id,
           topicId: access!.topic.id,
           maxBytes,
+          refusedExtensions: new Set(refused.extensions),
           usage,
           quota,
         }).catch((error: unknown) => {

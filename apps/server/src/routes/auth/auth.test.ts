@@ -114,6 +114,37 @@ describeEachDatabase('sign-in: GET /api/auth/aad and POST /api/auth/code', (kind
     expect(res.body.details[0].field).toBe('query.redirectUri');
   });
 
+  it('asks the directory to let the person choose the account with prompt=select_account, and refuses other prompts', async () => {
+    const plain = await call(server, 'GET', '/api/auth/aad');
+    expect(new URL(plain.body.data.url).searchParams.has('prompt')).toBe(false);
+    const choose = await call(server, 'GET', '/api/auth/aad?prompt=select_account');
+    expect(choose.status).toBe(200);
+    expect(new URL(choose.body.data.url).searchParams.get('prompt')).toBe('select_account');
+    const other = await call(server, 'GET', '/api/auth/aad?prompt=none');
+    expect(other.status).toBe(400);
+    expect(other.body.details[0].field).toBe('query.prompt');
+  });
+
+  it('after a sign-out, select_account shows the directory form to a browser it knows, so another person signs in', async () => {
+    const { callback, browser } = await directorySignIn(server, 'somchai@btalk.test');
+    expect((await exchange(server, browser, callback)).status).toBe(200);
+    const redirectUri = `${server.url}/aad/callback`;
+    // Without the prompt the directory signs the person it knows straight back in, with no form.
+    const again = await (await browserApi(server, browser, '/api/auth/aad')).json();
+    expect((await browser.follow((again as Json).data.url, redirectUri)).response).toBeNull();
+    // With it, the form: someone else signs in from the same browser.
+    const { callback: malee } = await directorySignIn(
+      server,
+      'malee@btalk.test',
+      'btalk',
+      browser,
+      '/api/auth/aad?prompt=select_account',
+    );
+    const res = await exchange(server, browser, malee);
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.email).toBe('malee@btalk.test');
+  });
+
   it('signs a person in through the directory and creates them from the ID token and Graph', async () => {
     const session = await signIn(server, 'somchai@btalk.test');
     const somchai = personByEmail('somchai@btalk.test');

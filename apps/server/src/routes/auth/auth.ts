@@ -87,7 +87,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           browserHash: hashToken(browser),
           expiresAt: new Date(Date.now() + ATTEMPT_TTL_MS).toISOString(),
         };
-        const url = await ctx.directory.authorizationUrl(attempt);
+        const url = await ctx.directory.authorizationUrl(attempt, request.query.prompt);
         await transact(ctx, (trx) => signInAttemptRecorder(trx, attempt));
         // Sent again each time, so the cookie outlives the newest attempt it is bound to.
         reply.header('set-cookie', signInSetCookie(browser, cookie, ATTEMPT_TTL_MS / 1000));

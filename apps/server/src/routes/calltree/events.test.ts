@@ -344,43 +344,101 @@ describeEachDatabase('call-tree events API', (kind) => {
     const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
     await answer(h.c1, event.id, { optionId: 'need_help', note: '=1+1\n@SUM(A1)\u2028-2' });
     const csv = await req('GET', `/api/calltree/events/${event.id}/report.csv`, admin.headers);
-    const row = Papa.parse<string[]>(csv.body.trim()).data.find((r) => r[1] === org.c1.email);
-    expect(row?.[5]).toBe("'=1+1\n'@SUM(A1)\u2028'-2");
+    const row = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, '').trim()).data.find(
+      (r) => r[1] === org.c1.email,
+    );
+    expect(row?.[6]).toBe("'=1+1\n'@SUM(A1)\u2028'-2");
   });
 
   it('exports the event as CSV matching the roll-up, and summarises time to 50/90/100 %', async () => {
     const event = (await start(admin.headers, { branchRootId: org.b1.id })).json().data;
-    await answer(h.c1, event.id, { optionId: 'need_help', note: '=HYPERLINK("x"), hurt ankle' });
+    await answer(h.c1, event.id, {
+      optionId: 'need_help',
+      note: '=HYPERLINK("x"), hurt ankle',
+      location: 'อาคาร B ชั้น 3',
+    });
     await answer(h.b1, event.id, { optionId: 'safe', personId: org.c2.id, reachedVia: 'phone' });
-    const csv = await req('GET', `/api/calltree/events/${event.id}/report.csv`, admin.headers);
+    // A known instant for the time columns, and a Thai name to come back whole.
+    const thaiName = 'สมหญิง รักษ์ไทย';
+    await server.ctx.db.kysely
+      .updateTable('call_event_targets')
+      .set({ answered_at: '2026-11-25T17:30:05.000Z' })
+      .where('event_id', '=', event.id)
+      .where('user_id', '=', org.c1.id)
+      .execute();
+    await server.ctx.db.kysely
+      .updateTable('users')
+      .set({ display_name: thaiName })
+      .where('id', '=', org.c1.id)
+      .execute();
+    let csv: Awaited<ReturnType<typeof req>>;
+    try {
+      csv = await req('GET', `/api/calltree/events/${event.id}/report.csv`, admin.headers);
+    } finally {
+      await server.ctx.db.kysely
+        .updateTable('users')
+        .set({ display_name: org.c1.display_name })
+        .where('id', '=', org.c1.id)
+        .execute();
+    }
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const rows = Papa.parse<string[]>(csv.body.trim()).data;
+    // Excel reads a CSV as UTF-8 only after a byte-order mark.
+    expect([...csv.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(csv.rawPayload);
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const rows = Papa.parse<string[]>(text.slice(1).trim()).data;
     expect(rows[0]).toEqual([
       'person',
       'email',
+      'phone',
       'department',
       'manager',
       'status',
       'note',
-      'answered at',
+      'location',
+      'answered at (UTC)',
+      'answered at (Asia/Bangkok)',
       'answered by',
       'escalations',
     ]);
-    expect(rows[1]!.slice(0, 6)).toEqual([
-      org.c1.display_name,
+    expect(rows[1]).toEqual([
+      thaiName,
       org.c1.email,
+      // A leading + would start a formula in a spreadsheet, so it is neutralised like any cell.
+      `'${org.c1.phone}`,
       'Operations',
       org.b1.display_name,
       'Need help',
       // A note that a spreadsheet would run as a formula is neutralised.
       `'=HYPERLINK("x"), hurt ankle`,
+      'อาคาร B ชั้น 3',
+      '2026-11-25T17:30:05.000Z',
+      // Bangkok is UTC+7: the next morning there.
+      '2026-11-26 00:30:05',
+      thaiName,
+      '0',
     ]);
-    // The top of the targeted branch has no manager inside the event.
-    expect(rows[2]!.slice(0, 5)).toEqual([org.b1.display_name, org.b1.email, 'Operations', '', 'No answer']);
-    expect(rows[3]![4]).toBe('Safe');
-    expect(rows[3]![7]).toBe(`${org.b1.display_name} (on behalf, phone)`);
-    expect(rows[3]![8]).toBe('0');
+    // The top of the targeted branch has no manager inside the event, and no answer: empty cells.
+    expect(rows[2]).toEqual([
+      org.b1.display_name,
+      org.b1.email,
+      `'${org.b1.phone}`,
+      'Operations',
+      '',
+      'No answer',
+      '',
+      '',
+      '',
+      '',
+      '',
+      expect.any(String),
+    ]);
+    expect(rows[3]![5]).toBe('Safe');
+    expect(rows[3]![10]).toBe(`${org.b1.display_name} (on behalf, phone)`);
+    expect(rows[3]![11]).toBe('0');
+    const utc = Date.parse(rows[3]![8]!);
+    expect(rows[3]![9]).toBe(new Date(utc + 7 * 3600_000).toISOString().slice(0, 19).replace('T', ' '));
     expect((await req('GET', `/api/calltree/events/${event.id}/report.csv`, h.b1)).statusCode).toBe(403);
     expect(
       (await req('GET', `/api/calltree/events/${event.id}/report.csv`, stranger.headers)).statusCode,

@@ -206,7 +206,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           summary:
-            'The event as CSV: person, email, department, manager, status, note, answered at, answered by, escalations',
+            'The event as CSV (UTF-8 with a byte-order mark): person, email, phone, department, manager, status, note, location, answered at in UTC and in ORG_TIME_ZONE, answered by, escalations',
           params: EventParams,
           produces: ['text/csv'],
         },
@@ -219,7 +219,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="call-event-${event.id}.csv"`)
-          .send(presentEventCsv(event, people));
+          .send(presentEventCsv(event, people, ctx.config.orgTimeZone));
       },
     );
 

@@ -28,7 +28,13 @@ describeEachDatabase('GET /api/me', (kind) => {
       jobTitle: user.job_title,
       locale: 'th',
       role: 'member',
-      abilities: { manageTerms: false, manageDeliveries: false, managePeople: false, createCallTrees: false },
+      abilities: {
+        manageTerms: false,
+        manageDeliveries: false,
+        managePeople: false,
+        manageUploads: false,
+        createCallTrees: false,
+      },
     });
     expect(res.body).not.toContain('subject');
   });
@@ -39,7 +45,13 @@ describeEachDatabase('GET /api/me', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       role: 'admin',
-      abilities: { manageTerms: true, manageDeliveries: true, managePeople: true, createCallTrees: true },
+      abilities: {
+        manageTerms: true,
+        manageDeliveries: true,
+        managePeople: true,
+        manageUploads: true,
+        createCallTrees: true,
+      },
     });
     // The abilities say what the server allows: the admin may list the terms' versions and the
     // outbox, a member may not.

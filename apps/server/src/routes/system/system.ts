@@ -67,6 +67,7 @@ export function initConfig(ctx: AppContext): InitConfig {
     teamsAppLink: config.teamsAppLink,
     teamsTabTestHosts: config.teamsTabTestHosts,
     features: { analytics: config.features.analytics, webPush: config.features.webPush },
+    uploads: { maxBytes: config.uploads.maxBytes, maxFiles: config.uploads.maxFiles },
     version: ctx.version,
   };
 }

@@ -23,15 +23,15 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
 import { authorize, requireVisibleTopic, visibleTo } from '../../policies/topic.ts';
-import { presentTopic, selectTopics } from '../../presenters/topic.ts';
+import { presentTopics, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
 
 /** A topic as the person sees it (they may see it: checked before). */
 export async function loadTopicView(db: Kysely<Database>, user: UserRow, topicId: string): Promise<Topic> {
   const row = await selectTopics(db, user.id).where('topics.id', '=', topicId).executeTakeFirstOrThrow();
-  return presentTopic(user, row);
+  const [topic] = await presentTopics(db, user, [row]);
+  return topic!;
 }
 
 /** Topics: list, create, read, edit, archive, follow, notification level, read state. */
@@ -43,7 +43,8 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/topics',
       {
         schema: {
-          summary: 'The topics I can see, newest activity first, with unread counts',
+          summary:
+            'The topics I can see, newest activity first, with unread counts (direct conversations: GET /api/conversations)',
           querystring: TopicListQuery,
           response: { 200: okEnvelope(TopicPage) },
         },
@@ -51,37 +52,17 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { user } = request;
         const { cursor, limit, scope, archived } = request.query;
-        const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
         let query = selectTopics(ctx.db.kysely, user.id)
           .where(visibleTo(user.id))
+          // The topic directory and Home's topics: direct conversations are listed apart.
+          .where('topics.direct_key', 'is', null)
           .where('topics.archived_at', archived === 'true' ? 'is not' : 'is', null);
         if (scope === 'mine') {
           query = query.where((eb) =>
             eb.or([eb('me.user_id', 'is not', null), eb('f.user_id', 'is not', null)]),
           );
         }
-        if (after) {
-          const [at, id] = after;
-          query = query.where((eb) =>
-            eb.or([
-              eb('topics.last_activity_at', '<', at),
-              eb.and([eb('topics.last_activity_at', '=', at), eb('topics.id', '<', id)]),
-            ]),
-          );
-        }
-        const rows = await query
-          .orderBy('topics.last_activity_at', 'desc')
-          .orderBy('topics.id', 'desc')
-          .limit(limit + 1)
-          .execute();
-        return ok(
-          await pageOf(
-            rows,
-            limit,
-            (r): CursorValues => [r.last_activity_at, r.id],
-            (kept) => kept.map((r) => presentTopic(user, r)),
-          ),
-        );
+        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit));
       },
     );
 

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@btalk/contracts';
 import { expect, it } from 'vitest';
+import { syncDevelopmentPeople } from '../../directory/index.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
@@ -93,5 +94,81 @@ describeEachDatabase('GET /api/users', (kind) => {
       expect(res.statusCode, query).toBe(400);
       expect(res.json().details[0], query).toEqual({ field, reason: expect.any(String) });
     }
+  });
+});
+
+describeEachDatabase('GET /api/users/:userId (profile card)', (kind) => {
+  const server = useTestServer(kind);
+
+  it('requires authentication and a sensible id; an unknown person is 404', async () => {
+    const me = await signedIn(server);
+    expect((await as(server, null).get(`/api/users/${me.user.id}`)).statusCode).toBe(401);
+    const unknown = await as(server, me).get('/api/users/no-such-person');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe(ErrorCode.notFound);
+    const long = await as(server, me).get(`/api/users/${'x'.repeat(65)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().details[0].field).toBe('params.userId');
+  });
+
+  it('shows anyone the directory entry: names, job, department, phone, e-mail and the manager', async () => {
+    const boss = await signedIn(server, { display_name: 'ประเสริฐ วงศ์สวัสดิ์', email: 'boss@btalk.test' });
+    const somchai = await signedIn(server, {
+      display_name: 'สมชาย ใจดี',
+      given_name: 'Somchai',
+      surname: 'Jaidee',
+      job_title: 'Safety officer',
+      department: 'Operations',
+      phone: '+66 81 555 0199',
+      manager_subject: boss.user.subject,
+      issuer: boss.user.issuer,
+    });
+    const colleague = await signedIn(server);
+    const card = dataOf(await as(server, colleague).get(`/api/users/${somchai.user.id}`));
+    expect(card).toEqual({
+      id: somchai.user.id,
+      displayName: 'สมชาย ใจดี',
+      givenName: 'Somchai',
+      surname: 'Jaidee',
+      email: somchai.user.email,
+      jobTitle: 'Safety officer',
+      department: 'Operations',
+      phone: '+66 81 555 0199',
+      manager: { id: boss.user.id, displayName: 'ประเสริฐ วงศ์สวัสดิ์', email: 'boss@btalk.test' },
+      disabled: false,
+    });
+    // A manager at another directory is not this person's manager.
+    const elsewhere = await signedIn(server, {
+      manager_subject: boss.user.subject,
+      issuer: 'https://another.directory',
+    });
+    expect(dataOf(await as(server, colleague).get(`/api/users/${elsewhere.user.id}`))).toMatchObject({
+      manager: null,
+      givenName: null,
+      surname: null,
+    });
+    const gone = await signedIn(server, { disabled: 1 });
+    expect(dataOf(await as(server, colleague).get(`/api/users/${gone.user.id}`))).toMatchObject({
+      disabled: true,
+    });
+  });
+
+  it('takes the Latin-script name parts from the directory sync', async () => {
+    await syncDevelopmentPeople(server.ctx);
+    const kanya = await server.ctx.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'kanya@btalk.test')
+      .where('issuer', '=', server.ctx.config.directory.issuer)
+      .executeTakeFirstOrThrow();
+    const me = await signedIn(server);
+    expect(dataOf(await as(server, me).get(`/api/users/${kanya.id}`))).toMatchObject({
+      displayName: 'กัญญา รัตนากร',
+      givenName: 'Kanya',
+      surname: 'Rattanakorn',
+      jobTitle: 'Executive Assistant',
+      phone: '+66 81 555 0101',
+      manager: expect.objectContaining({ displayName: 'ประเสริฐ วงศ์สวัสดิ์' }),
+    });
   });
 });

@@ -17,6 +17,7 @@ import { SceneLoading } from '../SceneLoading.tsx';
 import { visuallyHidden } from '../visuallyHidden.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NotificationBell } from './notifications/NotificationBell.tsx';
+import { QuickSwitcherKey } from './QuickSwitcherKey.tsx';
 import { TeamsPrompt } from './TeamsPrompt.tsx';
 import { TeamsThemeSync } from './TeamsThemeSync.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
@@ -53,6 +54,7 @@ export function DefaultLayout() {
     <AnswerQueueProvider>
       <TeamsThemeSync />
       <TeamsPrompt />
+      <QuickSwitcherKey />
       <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
         <AppBar position="sticky" color="primary" elevation={1}>
           <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>

@@ -6,6 +6,7 @@ import Logout from '@mui/icons-material/Logout';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import OutboxOutlined from '@mui/icons-material/OutboxOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -95,6 +96,14 @@ export default function UserMenuList({ anchor, onClose: close, signedIn, person 
               <PeopleOutlined fontSize="small" />
             </ListItemIcon>
             {t('userMenu.peopleAdmin')}
+          </MenuItem>
+        ),
+        person?.abilities.manageUploads && (
+          <MenuItem key="uploads-admin" onClick={go('/admin/uploads')}>
+            <ListItemIcon>
+              <UploadFileOutlined fontSize="small" />
+            </ListItemIcon>
+            {t('userMenu.uploadsAdmin')}
           </MenuItem>
         ),
         // In the Teams tab the person is signed in by Teams: signing out would only sign them back in.

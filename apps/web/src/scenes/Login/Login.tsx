@@ -22,7 +22,8 @@ type Status = 'starting' | 'leaving' | 'popup' | 'needsClick' | 'failed' | 'sign
 /**
  * `/login`: signs in by itself (SPEC.md section 4): clears the tokens, asks for the directory's
  * sign-in URL, then sends the page there or opens it in a popup, as the server is configured. After
- * signing out it waits for a click instead, so the directory does not sign the person straight back in.
+ * signing out (remembered by the session store, so a reload waits too) it shows the signed-out screen
+ * and waits for "Sign in", which asks the directory to let the person choose the account.
  */
 export default function Login() {
   const { t } = useTranslation('login');
@@ -30,7 +31,12 @@ export default function Login() {
   const queryClient = useQueryClient();
   const { config, session } = services;
   const location = useLocation();
-  const signedOut = (location.state as { signedOut?: boolean } | null)?.signedOut === true;
+  // Read once: the flag clears when the new session is stored, and this screen must not then start
+  // another sign-in by itself while it hands over to the page signed in to.
+  const [signedOut] = useState(
+    () =>
+      (location.state as { signedOut?: boolean } | null)?.signedOut === true || session.getState().signed_out,
+  );
   const [status, setStatus] = useState<Status>(signedOut ? 'signedOut' : 'starting');
   const lastPage = useStore(session, (s) => s.last_page);
   const popupMode = config.directory.signInMode === 'popup';
@@ -84,13 +90,8 @@ export default function Login() {
 
   const busy = status === 'starting' || status === 'leaving' || status === 'popup';
   return (
-    <ScenePage title={t('title')}>
+    <ScenePage title={signedOut ? t('signedOutTitle') : t('title')}>
       <Suspense fallback={null}>
-        {status === 'signedOut' && (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            {t('signedOut')}
-          </Alert>
-        )}
         {status === 'failed' && (
           <Alert severity="error" sx={{ mb: 2 }}>
             {t('failed')}
@@ -98,7 +99,13 @@ export default function Login() {
         )}
       </Suspense>
       <Typography color="text.secondary" gutterBottom>
-        {status === 'popup' ? t('popupOpen') : status === 'needsClick' ? t('needsClick') : t('text')}
+        {status === 'popup'
+          ? t('popupOpen')
+          : status === 'needsClick'
+            ? t('needsClick')
+            : signedOut
+              ? t('signedOutText')
+              : t('text')}
       </Typography>
       {!signedOut && lastPage !== '/' && (
         <Typography sx={{ wordBreak: 'break-all' }}>{t('returnTo', { path: lastPage })}</Typography>

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { isErrorEnvelope } from '../../api/errors.ts';
+import { conversationName } from '../../components/conversationName.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
 import { SignInPrompt, StateMessage, useSignedIn } from '../../components/SignInPrompt.tsx';
 import { dialogs } from '../../stores/dialogs.ts';
@@ -64,8 +65,8 @@ function TopicBody({ topicId }: { topicId: string }) {
     if (topic.data && lastReadAtOpen === null) setLastReadAtOpen(topic.data.lastReadNumber);
   }, [topic.data, lastReadAtOpen]);
   useEffect(() => {
-    if (topic.data) document.title = `${topic.data.title} · BTalk`;
-  }, [topic.data]);
+    if (topic.data) document.title = `${conversationName(topic.data, myId)} · BTalk`;
+  }, [topic.data, myId]);
   const newest = posts[posts.length - 1]?.number ?? 0;
   const newestAuthor = posts[posts.length - 1]?.author.id;
   // Posts by others that arrive while the reader looks further up wait behind a chip, not a jump.
@@ -198,7 +199,7 @@ function TopicBody({ topicId }: { topicId: string }) {
         />
       )}
       {topic.data.abilities.post ? (
-        <Composer key={topicId} topicId={topicId} onPosted={onPosted} />
+        <Composer key={topicId} topicId={topicId} myId={myId} onPosted={onPosted} />
       ) : (
         <Typography color="text.secondary" sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}>
           {topic.data.archivedAt ? t('composer.archived') : t('composer.cannotPost')}

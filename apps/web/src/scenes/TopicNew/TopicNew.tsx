@@ -1,4 +1,4 @@
-import type { TopicVisibility, User } from '@btalk/contracts';
+import type { ChosenTopicVisibility, User } from '@btalk/contracts';
 import { MAX_TOPIC_DESCRIPTION_LENGTH, MAX_TOPIC_TITLE_LENGTH } from '@btalk/contracts/constants';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -31,7 +31,7 @@ export default function TopicNew() {
   const [clientId] = useState(() => crypto.randomUUID());
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
-  const [visibility, setVisibility] = useState<TopicVisibility>('organisation');
+  const [visibility, setVisibility] = useState<ChosenTopicVisibility>('organisation');
   const [members, setMembers] = useState<User[]>([]);
   const [touched, setTouched] = useState(false);
 
@@ -93,7 +93,7 @@ export default function TopicNew() {
           <RadioGroup
             aria-labelledby="topic-visibility"
             value={visibility}
-            onChange={(e) => setVisibility(e.target.value as TopicVisibility)}
+            onChange={(e) => setVisibility(e.target.value as ChosenTopicVisibility)}
           >
             <FormControlLabel value="organisation" control={<Radio />} label={t('visibility.organisation')} />
             <FormControlLabel value="members" control={<Radio />} label={t('visibility.members')} />

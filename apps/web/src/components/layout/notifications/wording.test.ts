@@ -70,6 +70,23 @@ describe('wordNotification', () => {
     expect(wordNotification(added, t).title).toBe('Somchai เพิ่มคุณเข้าหัวข้อ Safety drills');
   });
 
+  it('words a direct message by its sender in both languages, linking to the message', () => {
+    const direct = note('direct.message', {
+      ...topic,
+      topicTitle: 'Malee, Somchai',
+      actorName: 'Somchai',
+      postId: 'p3',
+      postNumber: 2,
+      excerpt: 'Lunch?',
+    });
+    expect(wordNotification(direct, i18n.getFixedT('en'))).toEqual({
+      title: 'Somchai sent you a message',
+      body: 'Lunch?',
+      to: '/topics/t%201#post-2',
+    });
+    expect(wordNotification(direct, i18n.getFixedT('th')).title).toBe('Somchai ส่งข้อความถึงคุณ');
+  });
+
   it('words call-tree kinds in both languages and links to the event', () => {
     const reminder = note('calltree.reminder', { eventId: 'e1', eventTitle: 'Fire drill' });
     expect(wordNotification(reminder, i18n.getFixedT('en'))).toEqual({

@@ -17,6 +17,8 @@ const TOPIC_TITLES: Record<string, string> = {
   'post.comment': 'notifications.comment',
   'topic.post': 'notifications.post',
   'topic.added': 'notifications.topicAdded',
+  // A direct message names only its sender; the conversation's title is its people.
+  'direct.message': 'notifications.directMessage',
 };
 
 /**

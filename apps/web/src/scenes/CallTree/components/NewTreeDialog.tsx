@@ -29,6 +29,8 @@ export function NewTreeDialog({ onClose, onCreated }: { onClose(): void; onCreat
   const [root, setRoot] = useState<User | null>(null);
   const [made, setMade] = useState<CreateCallTreeResponse | null>(null);
   const create = useMutation({
+    // Building from the directory reads everyone under the chosen person: the spinner says so.
+    meta: { overlay: 'spinner' },
     mutationFn: () =>
       api.calltree.createTree({
         name: name.trim(),

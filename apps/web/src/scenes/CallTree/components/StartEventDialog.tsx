@@ -63,6 +63,8 @@ export function StartEventDialog({ trees, onClose }: { trees: CallTreeSummary[];
       }));
   }, [tree.data, t]);
   const start = useMutation({
+    // Starting snapshots the tree and notifies everyone in it.
+    meta: { overlay: 'spinner' },
     mutationFn: () =>
       api.calltree.startEvent(treeId, {
         title: title.trim(),

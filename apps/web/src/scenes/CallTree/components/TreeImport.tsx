@@ -25,6 +25,7 @@ export function TreeImport({ tree }: { tree: CallTreeDetail }) {
   const [csv, setCsv] = useState('');
   const [preview, setPreview] = useState<ImportCallTreeResponse | null>(null);
   const run = useMutation({
+    meta: { overlay: 'spinner' },
     mutationFn: (apply: boolean) => api.calltree.importCsv(tree.id, csv, apply),
     onSuccess: (result) => {
       if (result.applied) {

@@ -47,6 +47,8 @@ export function TreeRefresh({ tree }: { tree: CallTreeDetail }) {
   const [preview, setPreview] = useState<RefreshCallTreeResponse | null>(null);
   const names = new Map(tree.members.map((m) => [m.id, m.displayName]));
   const refresh = useMutation({
+    // Reads the whole directory branch: the loading dialog while it does.
+    meta: { overlay: 'loading' },
     mutationFn: (apply: boolean) => api.calltree.refreshTree(tree.id, apply),
     onSuccess: (result) => {
       setPreview(result.applied ? null : result);

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { callTreeKeys } from '../../../api/queryKeys.ts';
-import { downloadText } from '../../../components/download.ts';
+import { downloadBlob } from '../../../components/download.ts';
 import { useServices } from '../../../services.tsx';
 import { dialogs } from '../../../stores/dialogs.ts';
 
@@ -38,7 +38,7 @@ export function EventHeader({ event }: { event: CallEventDetail }) {
   });
   const exportCsv = useMutation({
     mutationFn: () => api.calltree.reportCsv(event.id),
-    onSuccess: (csv) => downloadText(csv, `call-event-${event.id}.csv`),
+    onSuccess: (csv) => downloadBlob(csv, `call-event-${event.id}.csv`),
   });
 
   const askClose = async () => {

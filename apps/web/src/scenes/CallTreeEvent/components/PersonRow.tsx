@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { optionLabel, statusColor, statusLabel } from '../../../components/callEvent/labels.ts';
+import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 
 function Phone({ number }: { number: string | null }) {
   if (!number) return null;
@@ -34,7 +35,12 @@ export function PersonRow({
       sx={{ py: 1.5, px: 1, borderBottom: 1, borderColor: 'divider' }}
     >
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography sx={{ fontWeight: 700 }}>{person.displayName}</Typography>
+        {/* The name opens the person's profile card: their manager and phone at hand when chasing. */}
+        <PersonButton person={person}>
+          <Typography component="span" sx={{ fontWeight: 700 }}>
+            {person.displayName}
+          </Typography>
+        </PersonButton>
         <Chip size="small" color={statusColor(person.status)} label={answerText} />
         {person.onBehalf && <Chip size="small" variant="outlined" label={t('people.onBehalf')} />}
         {person.escalations > 0 && (

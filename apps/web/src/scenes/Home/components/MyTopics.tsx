@@ -2,18 +2,27 @@ import Add from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import ButtonGroup from '@mui/material/ButtonGroup';
 import Stack from '@mui/material/Stack';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { StateMessage } from '../../../components/SignInPrompt.tsx';
+import { DirectMessages } from './DirectMessages.tsx';
 import { SearchBox } from './SearchBox.tsx';
-import { SearchResults } from './SearchResults.tsx';
+import { isSearching } from './search/searchParams.ts';
 import { TopicList } from './TopicList.tsx';
 
-/** Home for a signed-in person: search, "New topic", and my or all topics. */
+// The search (filters, hits, snippets) loads when the person first searches: Home's first screen
+// shows the topic list (first-load budget).
+const SearchPanel = lazy(() => import('./search/loadSearchPanel.ts').then((m) => m.loadSearchPanel()));
+
+/**
+ * Home for a signed-in person: search, "New topic", and my or all topics. The search's words and
+ * filters are in the address, so Back from a result returns to the same results.
+ */
 export default function MyTopics() {
   const { t } = useTranslation('home');
   const [scope, setScope] = useState<'mine' | 'all'>('mine');
-  const [query, setQuery] = useState('');
+  const [params, setParams] = useSearchParams();
   const scopeButton = (value: 'mine' | 'all') => (
     <Button
       variant={scope === value ? 'contained' : 'outlined'}
@@ -23,10 +32,20 @@ export default function MyTopics() {
       {t(`scope.${value}`)}
     </Button>
   );
+  const setQuery = (q: string) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (q) next.set('q', q);
+        else next.delete('q');
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { sm: 'center' } }}>
-        <SearchBox value={query} onChange={setQuery} />
+        <SearchBox value={params.get('q') ?? ''} onChange={setQuery} />
         <Button
           component={Link}
           to="/topics/new"
@@ -37,10 +56,13 @@ export default function MyTopics() {
           {t('newTopic')}
         </Button>
       </Stack>
-      {query.trim() ? (
-        <SearchResults query={query} />
+      {isSearching(params) ? (
+        <Suspense fallback={<StateMessage text={t('search.searching')} />}>
+          <SearchPanel />
+        </Suspense>
       ) : (
         <>
+          <DirectMessages />
           <ButtonGroup size="small" aria-label={t('scope.label')} sx={{ mb: 1 }}>
             {scopeButton('mine')}
             {scopeButton('all')}

@@ -2,13 +2,16 @@ import type { Topic } from '@btalk/contracts';
 import Lock from '@mui/icons-material/Lock';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ME_QUERY_KEY } from '../../../api/me.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
+import { conversationName, otherParticipants } from '../../../components/conversationName.ts';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { useServices } from '../../../services.tsx';
@@ -23,12 +26,12 @@ const VirtualList = lazy(async () => ({
 export const TOPIC_PAGE_SIZE = 30;
 
 /** A short list rendered whole, as the virtualised list renders it (a named list of items). */
-function PlainList({ label, items }: { label: string; items: readonly Topic[] }) {
+function PlainList({ label, items, myId }: { label: string; items: readonly Topic[]; myId?: string }) {
   return (
     <ul aria-label={label} style={{ margin: 0, padding: 0, listStyle: 'none' }}>
       {items.map((topic) => (
         <li key={topic.id}>
-          <TopicRow topic={topic} />
+          <TopicRow topic={topic} myId={myId} />
         </li>
       ))}
     </ul>
@@ -58,24 +61,28 @@ function UnreadCount({ text }: { text: string }) {
   );
 }
 
-function TopicRow({ topic }: { topic: Topic }) {
+/** A topic, or a direct conversation (called by its other people, with the first one's initial). */
+function TopicRow({ topic, myId }: { topic: Topic; myId?: string | undefined }) {
   const { t } = useTranslation('home');
   const unread = topic.unreadCount > 0;
+  const direct = topic.visibility === 'direct';
+  const title = direct ? conversationName(topic, myId) : topic.title;
+  const others = direct ? otherParticipants(topic, myId).length : 0;
   return (
     <ListItemButton component={Link} to={`/topics/${topic.id}`} divider sx={{ gap: 2, py: 1.5 }}>
       <Avatar
-        variant="rounded"
-        sx={{ bgcolor: topic.coverColor ?? 'primary.main', color: '#fff' }}
+        variant={direct ? 'circular' : 'rounded'}
+        sx={{ bgcolor: topic.coverColor ?? (direct ? 'secondary.main' : 'primary.main'), color: '#fff' }}
         aria-hidden
       >
-        {topic.coverEmoji ?? Array.from(topic.title)[0]?.toUpperCase()}
+        {topic.coverEmoji ?? (others > 1 ? others : Array.from(title)[0]?.toUpperCase())}
       </Avatar>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         <Typography noWrap sx={{ fontWeight: unread ? 700 : 500 }}>
           {topic.visibility === 'members' && (
             <Lock fontSize="inherit" titleAccess={t('membersOnly')} sx={{ mr: 0.5, verticalAlign: '-2px' }} />
           )}
-          {topic.title}
+          {title}
         </Typography>
         <Typography variant="body2" color="text.secondary" noWrap>
           {t('members', { count: topic.memberCount })} · {t('posts', { count: topic.postCount })}
@@ -101,20 +108,44 @@ function TopicRow({ topic }: { topic: Topic }) {
   );
 }
 
-/** The topics the person sees (mine or all), newest activity first, with unread counts. */
-export function TopicList({ scope }: { scope: 'mine' | 'all' }) {
+/**
+ * The topics the person sees (mine or all), or (`direct`) their direct conversations, newest
+ * activity first, with unread counts.
+ */
+export function TopicList({ scope }: { scope: 'mine' | 'all' | 'direct' }) {
   const { t } = useTranslation('home');
   const { api } = useServices();
+  const direct = scope === 'direct';
+  const me = useQuery({ queryKey: ME_QUERY_KEY, queryFn: () => api.me.get(), enabled: direct });
   const topics = useInfiniteQuery({
     queryKey: queryKeys.topics.list(scope),
-    queryFn: ({ pageParam }) => api.topics.list({ scope, cursor: pageParam, limit: TOPIC_PAGE_SIZE }),
+    queryFn: ({ pageParam }) => {
+      const page = { cursor: pageParam, limit: TOPIC_PAGE_SIZE };
+      return direct ? api.conversations.list(page) : api.topics.list({ scope, ...page });
+    },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     meta: { silent: true },
   });
-  if (topics.isPending) return <StateMessage text={t('loading')} />;
-  if (topics.isError) return <StateMessage text={t('failed')} onRetry={() => topics.refetch()} />;
+  if (topics.isPending) return <StateMessage text={t(direct ? 'direct.loading' : 'loading')} />;
+  if (topics.isError) {
+    return <StateMessage text={t(direct ? 'direct.failed' : 'failed')} onRetry={() => topics.refetch()} />;
+  }
   const items = topics.data.pages.flatMap((p) => p.items);
+  if (direct) {
+    // Conversations sit above the topics: a short list, grown by "Show more", never virtualised.
+    if (items.length === 0) return <StateMessage text={t('direct.empty')} />;
+    return (
+      <>
+        <PlainList label={t('direct.title')} items={items} myId={me.data?.id} />
+        {topics.hasNextPage && (
+          <Button size="small" onClick={() => topics.fetchNextPage()} disabled={topics.isFetchingNextPage}>
+            {t('direct.more')}
+          </Button>
+        )}
+      </>
+    );
+  }
   if (items.length === 0) return <StateMessage text={scope === 'mine' ? t('emptyMine') : t('emptyAll')} />;
   if (!topics.hasNextPage && items.length <= TOPIC_PAGE_SIZE) {
     return <PlainList label={t('listLabel')} items={items} />;

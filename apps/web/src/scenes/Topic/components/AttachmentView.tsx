@@ -1,5 +1,4 @@
 import type { Attachment } from '@btalk/contracts';
-import AttachFile from '@mui/icons-material/AttachFile';
 import BrokenImage from '@mui/icons-material/BrokenImage';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,7 +12,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { useServices } from '../../../services.tsx';
-import { dialogs } from '../../../stores/dialogs.ts';
+import { FileCard } from './FileCard.tsx';
 
 /** An object URL for a blob, revoked when the blob changes or the component goes. */
 function useObjectUrl(blob: Blob | undefined): string | null {
@@ -25,12 +24,6 @@ function useObjectUrl(blob: Blob | undefined): string | null {
     return () => URL.revokeObjectURL(made);
   }, [blob]);
   return url;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** An image attachment: fetched with the API's headers, shown inline, opened large on click. */
@@ -87,46 +80,7 @@ function ImageAttachment({ attachment }: { attachment: Attachment }) {
   );
 }
 
-/** A file attachment: a download, fetched with the API's headers when clicked. */
-function FileAttachment({ attachment }: { attachment: Attachment }) {
-  const { api } = useServices();
-  const [busy, setBusy] = useState(false);
-  const download = async () => {
-    setBusy(true);
-    try {
-      const blob = await api.attachments.download(attachment.url);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = attachment.fileName;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch (error) {
-      dialogs.showError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Button
-      variant="outlined"
-      size="small"
-      startIcon={<AttachFile />}
-      onClick={download}
-      loading={busy}
-      sx={{ textTransform: 'none', maxWidth: '100%' }}
-    >
-      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {attachment.fileName}
-      </Box>
-      <Box component="span" sx={{ ml: 1, color: 'text.secondary', flexShrink: 0 }}>
-        {formatSize(attachment.sizeBytes)}
-      </Box>
-    </Button>
-  );
-}
-
-/** A post's attachments: images inline with a preview, other files as downloads. */
+/** A post's attachments: images inline with a preview, other files as cards (a PDF opens in the browser's viewer). */
 export function Attachments({ attachments }: { attachments: Attachment[] }) {
   if (attachments.length === 0) return null;
   return (
@@ -135,7 +89,7 @@ export function Attachments({ attachments }: { attachments: Attachment[] }) {
         a.kind === 'image' ? (
           <ImageAttachment key={a.id} attachment={a} />
         ) : (
-          <FileAttachment key={a.id} attachment={a} />
+          <FileCard key={a.id} attachment={a} />
         ),
       )}
     </Box>

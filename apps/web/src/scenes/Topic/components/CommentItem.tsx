@@ -10,6 +10,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
+import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
 import { EditTextDialog } from './EditTextDialog.tsx';
@@ -62,12 +63,20 @@ export function CommentItem({
         }),
       }}
     >
-      <PersonAvatar person={comment.author} size={28} />
+      <PersonButton
+        person={comment.author}
+        decorative
+        style={{ alignSelf: 'flex-start', borderRadius: '50%', lineHeight: 0 }}
+      >
+        <PersonAvatar person={comment.author} size={28} />
+      </PersonButton>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         <Box sx={{ display: 'flex', alignItems: 'baseline', columnGap: 1, flexWrap: 'wrap' }}>
-          <Typography variant="body2" sx={{ fontWeight: 700 }}>
-            {comment.author.displayName}
-          </Typography>
+          <PersonButton person={comment.author}>
+            <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
+              {comment.author.displayName}
+            </Typography>
+          </PersonButton>
           <Typography
             component="time"
             variant="caption"

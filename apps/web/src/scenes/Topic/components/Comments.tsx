@@ -4,67 +4,67 @@ import Send from '@mui/icons-material/Send';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import TextField from '@mui/material/TextField';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CommentPages, upsertComment } from '../../../api/postCache.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { useServices } from '../../../services.tsx';
 import { CommentItem } from './CommentItem.tsx';
+import { useDraft } from './mentions/drafts.ts';
+import { MentionInput } from './mentions/MentionInput.tsx';
+import { EMPTY_DRAFT, type MentionDraft, mentionIds, toMarkup } from './mentions/mentionText.ts';
 import { useCommentJump } from './useCommentJump.ts';
 import { retryLostAnswer } from './usePostActions.ts';
 
-/** Writes a comment; the client id is kept until the comment is saved, so a retry cannot double it. */
-function CommentComposer({ post }: { post: Post }) {
+/**
+ * Writes a comment, with `@` mentions shown as names and a draft per post and person kept until
+ * sent; the client id is kept until the comment is saved, so a retry cannot double it.
+ */
+function CommentComposer({ post, myId }: { post: Post; myId: string | undefined }) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
   const queryClient = useQueryClient();
-  const [text, setText] = useState('');
+  const [draft, setDraft] = useDraft(myId, `comments:${post.id}`);
   const clientId = useRef<string | null>(null);
   const send = useMutation({
     retry: retryLostAnswer,
-    mutationFn: (body: string) => {
+    mutationFn: (sent: MentionDraft) => {
       clientId.current ??= crypto.randomUUID();
-      return api.posts.comment(post.id, { clientId: clientId.current, body, mentions: [] });
+      return api.posts.comment(post.id, {
+        clientId: clientId.current,
+        body: toMarkup(sent),
+        mentions: mentionIds(sent),
+      });
     },
     onSuccess: (comment) => {
       clientId.current = null;
-      setText('');
+      setDraft(EMPTY_DRAFT);
       upsertComment(queryClient, comment);
     },
   });
   const submit = () => {
-    if (text.trim() && !send.isPending) send.mutate(text);
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      submit();
-    }
+    if (draft.text.trim() && !send.isPending) send.mutate(draft);
   };
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-end' }}>
-      <TextField
-        size="small"
-        fullWidth
-        multiline
-        maxRows={6}
+      <MentionInput
         label={t('comments.write')}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
+        draft={draft}
+        onDraftChange={(next) => {
+          setDraft(next);
           clientId.current = null;
         }}
-        onKeyDown={onKeyDown}
-        slotProps={{ htmlInput: { maxLength: MAX_COMMENT_LENGTH } }}
+        onEnter={submit}
+        maxLength={MAX_COMMENT_LENGTH}
+        maxRows={6}
       />
       <IconButton
         color="primary"
         aria-label={t('comments.send')}
         onClick={submit}
-        disabled={!text.trim() || send.isPending}
+        disabled={!draft.text.trim() || send.isPending}
       >
         <Send />
       </IconButton>
@@ -130,7 +130,7 @@ export function Comments({
           ))}
         </Box>
       )}
-      {post.abilities.comment && <CommentComposer post={post} />}
+      {post.abilities.comment && <CommentComposer post={post} myId={myId} />}
     </Box>
   );
 }

@@ -1,69 +1,51 @@
-import type { Post, User } from '@btalk/contracts';
+import type { Post } from '@btalk/contracts';
 import { MAX_POST_LENGTH } from '@btalk/contracts/constants';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  type ClipboardEvent,
-  type DragEvent,
-  type KeyboardEvent,
-  memo,
-  useEffect,
-  useRef,
-  useState,
-} from 'react';
+import { type ClipboardEvent, type DragEvent, memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { upsertPost } from '../../../api/postCache.ts';
-import { usePeopleSearch } from '../../../components/PeoplePicker.tsx';
 import { useRealtime } from '../../../realtime/context.ts';
 import { useServices } from '../../../services.tsx';
-import { MentionMenu, mentionAt, mentionToken } from './MentionMenu.tsx';
+import { useDraft } from './mentions/drafts.ts';
+import { MentionInput } from './mentions/MentionInput.tsx';
+import { EMPTY_DRAFT, mentionIds, toMarkup } from './mentions/mentionText.ts';
 import { useAttachmentUploads } from './useAttachmentUploads.ts';
 import { retryLostAnswer } from './usePostActions.ts';
 
-const draftKey = (topicId: string) => `btalk_draft:${topicId}`;
-
 /**
- * The composer: Markdown text (Enter sends, Shift+Enter new line), files, `@` mentions, a draft per
- * topic. Memoised: the topic page draws again as its data arrives, and the text field measures its
- * height (a forced layout) each time it is drawn.
+ * The composer: Markdown text (Enter sends, Shift+Enter new line), files, `@` mentions shown as
+ * names, a draft per topic and person kept until sent. Memoised: the topic page draws again as its
+ * data arrives, and the text field measures its height (a forced layout) each time it is drawn.
  */
 export const Composer = memo(function Composer({
   topicId,
+  myId,
   onPosted,
 }: {
   topicId: string;
+  /** The signed-in person: drafts are theirs (undefined until their profile loads). */
+  myId: string | undefined;
   onPosted: (post: Post) => void;
 }) {
   const { t } = useTranslation('topic');
   const { api } = useServices();
   const queryClient = useQueryClient();
   const realtime = useRealtime();
-  const [text, setText] = useState(() => localStorage.getItem(draftKey(topicId)) ?? '');
-  const [caret, setCaret] = useState(0);
-  const [active, setActive] = useState(0);
+  const [draft, setDraft] = useDraft(myId, `topic:${topicId}`);
   const [dragging, setDragging] = useState(false);
-  // Escape closes the people list until the caret moves.
-  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
-  const input = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   // Kept until the post is saved: a second press after a lost answer gives the same post, not two.
   const clientId = useRef<string | null>(null);
   const files = useAttachmentUploads(topicId);
 
-  useEffect(() => {
-    if (text) localStorage.setItem(draftKey(topicId), text);
-    else localStorage.removeItem(draftKey(topicId));
-  }, [text, topicId]);
-
-  const mention = dismissedAt === caret ? null : mentionAt(text, caret);
-  const people = usePeopleSearch(mention?.query ?? '', mention !== null);
-  const found = mention ? (people.data?.items ?? []).slice(0, 8) : [];
+  // Drafts were once kept per topic for whoever used the browser: never show one to someone else.
+  useEffect(() => localStorage.removeItem(`btalk_draft:${topicId}`), [topicId]);
 
   const send = useMutation({
     retry: retryLostAnswer,
@@ -71,55 +53,24 @@ export const Composer = memo(function Composer({
       clientId.current ??= crypto.randomUUID();
       return api.posts.create(topicId, {
         clientId: clientId.current,
-        body: text,
-        mentions: [],
+        body: toMarkup(draft),
+        mentions: mentionIds(draft),
         attachmentIds: files.attachmentIds,
       });
     },
     onSuccess: (post) => {
       clientId.current = null;
-      setText('');
+      setDraft(EMPTY_DRAFT);
       files.clear();
       upsertPost(queryClient, post);
       onPosted(post);
     },
   });
 
-  const canSend = (text.trim() !== '' || files.attachmentIds.length > 0) && !files.busy && !send.isPending;
+  const canSend =
+    (draft.text.trim() !== '' || files.attachmentIds.length > 0) && !files.busy && !send.isPending;
   const submit = () => {
     if (canSend) send.mutate();
-  };
-  const pick = (person: User) => {
-    if (!mention) return;
-    const token = `${mentionToken(person)} `;
-    const next = text.slice(0, mention.start) + token + text.slice(caret);
-    const at = mention.start + token.length;
-    setText(next);
-    setCaret(at);
-    requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (found.length > 0) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : found.length - 1;
-        setActive((i) => (i + step) % found.length);
-        return;
-      }
-      if (event.key === 'Enter' || event.key === 'Tab') {
-        event.preventDefault();
-        pick(found[Math.min(active, found.length - 1)]!);
-        return;
-      }
-      if (event.key === 'Escape') {
-        setDismissedAt(caret);
-        return;
-      }
-    }
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      submit();
-    }
   };
   const onPaste = (event: ClipboardEvent) => {
     const pasted = Array.from(event.clipboardData.files);
@@ -158,7 +109,6 @@ export const Composer = memo(function Composer({
         outlineColor: 'primary.main',
       }}
     >
-      <MentionMenu people={found} active={Math.min(active, Math.max(0, found.length - 1))} onPick={pick} />
       {files.uploads.length > 0 && (
         <Box
           sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mb: 1 }}
@@ -171,6 +121,12 @@ export const Composer = memo(function Composer({
               key={u.key}
               size="small"
               color={u.status === 'failed' ? 'error' : 'default'}
+              // A refusal is a whole sentence: it wraps rather than being cut off.
+              sx={
+                u.status === 'failed'
+                  ? { height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.5 } }
+                  : undefined
+              }
               label={
                 u.status === 'uploading'
                   ? t('composer.uploading', { name: u.file.name })
@@ -200,32 +156,18 @@ export const Composer = memo(function Composer({
             e.target.value = '';
           }}
         />
-        <TextField
-          inputRef={input}
-          fullWidth
-          multiline
-          maxRows={8}
-          size="small"
+        <MentionInput
           label={t('composer.message')}
           placeholder={t('composer.placeholder')}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            if (e.target.value) realtime?.client.typing(`topic:${topicId}`);
-            setCaret(e.target.selectionStart ?? e.target.value.length);
-            setActive(0);
+          draft={draft}
+          onDraftChange={(next) => {
+            setDraft(next);
             clientId.current = null;
           }}
-          onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
-          onKeyDown={onKeyDown}
+          onTyped={(text) => text && realtime?.client.typing(`topic:${topicId}`)}
+          onEnter={submit}
           onPaste={onPaste}
-          slotProps={{
-            htmlInput: {
-              maxLength: MAX_POST_LENGTH,
-              'aria-autocomplete': 'list',
-              'aria-expanded': found.length > 0,
-            },
-          }}
+          maxLength={MAX_POST_LENGTH}
         />
         <Button type="submit" variant="contained" disabled={!canSend} loading={send.isPending}>
           {t('composer.post')}

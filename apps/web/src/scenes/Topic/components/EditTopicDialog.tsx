@@ -1,4 +1,4 @@
-import type { Topic, TopicVisibility } from '@btalk/contracts';
+import type { ChosenTopicVisibility, Topic } from '@btalk/contracts';
 import { MAX_TOPIC_DESCRIPTION_LENGTH, MAX_TOPIC_TITLE_LENGTH } from '@btalk/contracts/constants';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -23,7 +23,10 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(topic.title);
   const [description, setDescription] = useState(topic.description);
-  const [visibility, setVisibility] = useState<TopicVisibility>(topic.visibility);
+  // Direct conversations are never edited (no `edit` ability): only the two chosen visibilities here.
+  const [visibility, setVisibility] = useState<ChosenTopicVisibility>(
+    topic.visibility === 'organisation' ? 'organisation' : 'members',
+  );
   const save = useMutation({
     mutationFn: () => api.topics.update(topic.id, { title: title.trim(), description, visibility }),
     onSuccess: (updated) => {
@@ -55,7 +58,7 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
           <RadioGroup
             aria-label={t('fields.visibility')}
             value={visibility}
-            onChange={(e) => setVisibility(e.target.value as TopicVisibility)}
+            onChange={(e) => setVisibility(e.target.value as ChosenTopicVisibility)}
           >
             <FormControlLabel value="organisation" control={<Radio />} label={t('visibility.organisation')} />
             <FormControlLabel value="members" control={<Radio />} label={t('visibility.members')} />

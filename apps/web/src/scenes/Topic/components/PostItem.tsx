@@ -14,6 +14,7 @@ import { memo, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
+import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
 import { Attachments } from './AttachmentView.tsx';
@@ -120,12 +121,20 @@ export const PostItem = memo(function PostItem({
         }),
       }}
     >
-      <PersonAvatar person={post.author} />
+      <PersonButton
+        person={post.author}
+        decorative
+        style={{ alignSelf: 'flex-start', borderRadius: '50%', lineHeight: 0 }}
+      >
+        <PersonAvatar person={post.author} />
+      </PersonButton>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1 }}>
-          <Typography component="span" sx={{ fontWeight: 700 }}>
-            {post.author.displayName}
-          </Typography>
+          <PersonButton person={post.author}>
+            <Typography component="span" sx={{ fontWeight: 700 }}>
+              {post.author.displayName}
+            </Typography>
+          </PersonButton>
           <Typography
             component="time"
             variant="caption"

@@ -6,8 +6,13 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Popover from '@mui/material/Popover';
 import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
+
+/** The full emoji picker: its chunk (the library and its emoji names) loads on the first open. */
+const EmojiPickerPanel = lazyOnFirstUse(() => import('./reactions/EmojiPickerPanel.tsx'));
 
 /** Props of a reaction bar. */
 export interface ReactionsProps {
@@ -20,12 +25,24 @@ export interface ReactionsProps {
   subject: 'post' | 'comment';
 }
 
-/** Reactions on a post or comment: counts with who reacted, a toggle per emoji, and the emoji picker. */
+/**
+ * Reactions on a post or comment: counts with who reacted, a toggle per emoji, and the add button:
+ * the quick reactions in a row above the full emoji picker (search by name, every emoji).
+ */
 export function Reactions({ reactions, myId, canReact, onToggle, subject }: ReactionsProps) {
   const { t } = useTranslation('topic');
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLButtonElement>(null);
   const mineOf = (r: ReactionSummary) => r.people.some((p) => p.id === myId);
+  const mineWith = (emoji: string) => {
+    const found = reactions.find((r) => r.emoji === emoji);
+    return found ? mineOf(found) : false;
+  };
+  // Picking an emoji one gave already takes it back, as its chip does.
+  const pick = (emoji: string) => {
+    setOpen(false);
+    onToggle(emoji, mineWith(emoji));
+  };
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, alignItems: 'center' }}>
       {reactions
@@ -56,6 +73,8 @@ export function Reactions({ reactions, myId, canReact, onToggle, subject }: Reac
               size="small"
               aria-label={t(`reactions.add.${subject}`)}
               onClick={() => setOpen(true)}
+              onMouseEnter={EmojiPickerPanel.preload}
+              onFocus={EmojiPickerPanel.preload}
             >
               <AddReaction fontSize="small" />
             </IconButton>
@@ -69,25 +88,37 @@ export function Reactions({ reactions, myId, canReact, onToggle, subject }: Reac
               anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
               transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
             >
-              <Box role="group" aria-label={t('reactions.pick')} sx={{ display: 'flex', p: 0.5 }}>
-                {REACTION_EMOJIS.map((emoji) => {
-                  const found = reactions.find((r) => r.emoji === emoji);
-                  const mine = found ? mineOf(found) : false;
-                  return (
+              <Box sx={{ width: { xs: 'calc(100vw - 32px)', sm: 352 }, maxWidth: 352 }}>
+                <Box
+                  role="group"
+                  aria-label={t('reactions.pick')}
+                  sx={{ display: 'flex', flexWrap: 'wrap', p: 0.5 }}
+                >
+                  {REACTION_EMOJIS.map((emoji) => (
                     <IconButton
                       key={emoji}
                       aria-label={t('reactions.react', { emoji })}
-                      aria-pressed={mine}
-                      onClick={() => {
-                        setOpen(false);
-                        onToggle(emoji, mine);
-                      }}
+                      aria-pressed={mineWith(emoji)}
+                      onClick={() => pick(emoji)}
                       sx={{ fontSize: 22, width: 40, height: 40 }}
                     >
                       {emoji}
                     </IconButton>
-                  );
-                })}
+                  ))}
+                </Box>
+                <Box sx={{ position: 'relative', minHeight: 380 }}>
+                  {/* Behind the picker, which covers it once its code is here. */}
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ position: 'absolute', inset: 0, p: 2, textAlign: 'center' }}
+                  >
+                    {t('reactions.picker.loading')}
+                  </Typography>
+                  <Box sx={{ position: 'relative' }}>
+                    <EmojiPickerPanel onPick={pick} />
+                  </Box>
+                </Box>
               </Box>
             </Popover>
           )}

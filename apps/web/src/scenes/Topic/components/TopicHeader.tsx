@@ -1,5 +1,6 @@
 import type { Topic, TopicNotificationLevel } from '@btalk/contracts';
 import Check from '@mui/icons-material/Check';
+import Forum from '@mui/icons-material/Forum';
 import Group from '@mui/icons-material/Group';
 import Lock from '@mui/icons-material/Lock';
 import MoreVert from '@mui/icons-material/MoreVert';
@@ -16,11 +17,13 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { memo, useRef, useState } from 'react';
+import { Fragment, memo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { queryKeys } from '../../../api/queryKeys.ts';
+import { isConversation, otherParticipants } from '../../../components/conversationName.ts';
 import { Markdown } from '../../../components/Markdown.tsx';
+import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 import { useServices } from '../../../services.tsx';
 import { EditTopicDialog } from './EditTopicDialog.tsx';
 import { MembersDialog } from './MembersDialog.tsx';
@@ -92,7 +95,20 @@ export const TopicHeader = memo(function TopicHeader({
           {topic.visibility === 'members' && (
             <Lock titleAccess={t('visibility.members')} sx={{ mr: 0.5, verticalAlign: '-3px' }} />
           )}
-          {topic.title}
+          {isConversation(topic) ? (
+            <>
+              <Forum titleAccess={t('direct.label')} sx={{ mr: 0.5, verticalAlign: '-3px' }} />
+              {/* A direct conversation is called by its other people: each name opens their card. */}
+              {otherParticipants(topic, myId).map((person, i) => (
+                <Fragment key={person.id}>
+                  {i > 0 && ', '}
+                  <PersonButton person={person}>{person.displayName}</PersonButton>
+                </Fragment>
+              ))}
+            </>
+          ) : (
+            topic.title
+          )}
         </Typography>
         <Button
           size="small"

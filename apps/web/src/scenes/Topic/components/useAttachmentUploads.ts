@@ -1,5 +1,7 @@
 import type { Attachment } from '@btalk/contracts';
 import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { tooLargeSentence, uploadFailureSentence } from '../../../components/files/uploadErrors.ts';
 import { useServices } from '../../../services.tsx';
 
 /** A file on its way into the next post. */
@@ -8,18 +10,17 @@ export interface PendingUpload {
   file: File;
   status: 'uploading' | 'done' | 'failed';
   attachment?: Attachment;
+  /** Why it failed, as a sentence for the person. */
   error?: string;
 }
 
-function failureText(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string')
-    return error.message;
-  return String(error);
-}
-
-/** Uploads files as soon as they are picked, dropped or pasted; the post then names their ids. */
+/**
+ * Uploads files as soon as they are picked, dropped or pasted; the post then names their ids. A file
+ * over the largest size is refused here without sending it; every refusal is told in words.
+ */
 export function useAttachmentUploads(topicId: string) {
-  const { api } = useServices();
+  const { api, config } = useServices();
+  const { t, i18n } = useTranslation('attachments');
   const [uploads, setUploads] = useState<PendingUpload[]>([]);
   const add = useCallback(
     (files: readonly File[]) => {
@@ -27,14 +28,21 @@ export function useAttachmentUploads(topicId: string) {
         setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...change } : u)));
       for (const file of files) {
         const key = crypto.randomUUID();
+        const failed = (error: unknown) =>
+          uploadFailureSentence(error, t, config.uploads, i18n.resolvedLanguage ?? 'en');
+        if (file.size > config.uploads.maxBytes) {
+          const error = tooLargeSentence(t, config.uploads, i18n.resolvedLanguage ?? 'en');
+          setUploads((all) => [...all, { key, file, status: 'failed', error }]);
+          continue;
+        }
         setUploads((all) => [...all, { key, file, status: 'uploading' }]);
         api.attachments.upload(topicId, [file]).then(
           (res) => update(key, { status: 'done', attachment: res.attachments[0] }),
-          (error: unknown) => update(key, { status: 'failed', error: failureText(error) }),
+          (error: unknown) => update(key, { status: 'failed', error: failed(error) }),
         );
       }
     },
-    [api, topicId],
+    [api, topicId, config.uploads, t, i18n],
   );
   return {
     uploads,
