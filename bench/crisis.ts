@@ -141,21 +141,27 @@ await connectAll(ready.otherTokens, onOther);
 
 const base = `http://127.0.0.1:${ready.port}/api`;
 let probes = 0;
+const probeFailures: string[] = [];
 async function probe(): Promise<void> {
   probes += 1;
   const marker = `crisis-probe-${probes}`;
   probeSentAt.set(marker, clock());
   probeCounts[phase] += 1;
-  const res = await fetch(`${base}/topics/${ready.topicId}/posts`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': ready.apiKey,
-      authorization: `Bearer ${ready.probeToken}`,
-    },
-    body: JSON.stringify({ clientId: marker, body: marker }),
-  });
-  if (!res.ok) throw new Error(`probe post failed: HTTP ${res.status} ${await res.text()}`);
+  try {
+    const res = await fetch(`${base}/topics/${ready.topicId}/posts`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': ready.apiKey,
+        authorization: `Bearer ${ready.probeToken}`,
+      },
+      body: JSON.stringify({ clientId: marker, body: marker }),
+    });
+    if (!res.ok) probeFailures.push(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+  } catch (error) {
+    // A probe the server could not take is a result of the run (its deliveries count as lost).
+    probeFailures.push((error as Error).message);
+  }
 }
 
 /** One probe a second for `seconds` seconds, then time for the last one to arrive. */
@@ -257,6 +263,8 @@ console.log(
     `${expectedReflections() - receivedReflections()} missing`,
 );
 console.log(`roll-up reflection (send to watcher):    ${line(reflectionFromSend)}`);
+if (probeFailures.length > 0)
+  console.log(`probe posts failed: ${probeFailures.length} (${probeFailures.slice(0, 3).join(' | ')})`);
 console.log(`probe delay to other sockets, reference: ${line(reference)}; lost ${lostProbes.reference}`);
 console.log(`probe delay to other sockets, storm:     ${line(storm)}; lost ${lostProbes.storm}`);
 console.log(

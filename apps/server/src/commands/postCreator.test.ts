@@ -62,18 +62,18 @@ describeEachDatabase('postCreator', (kind) => {
     expect(Number(post_count)).toBe(20);
   });
 
-  it("takes the topic's counter (a row lock until commit on PostgreSQL) after the post's other writes", async () => {
+  it("takes the topic's counter and the event log's lock as the transaction's last statements", async () => {
     const topic = await newTopic();
-    const writes: string[] = [];
+    const reader = await buildUser(t.db.kysely);
+    const statements: string[] = [];
     const recorder: KyselyPlugin = {
       transformQuery({ node }) {
-        const write = writeOf(node);
-        if (write) writes.push(write);
+        statements.push(writeOf(node) ?? node.kind);
         return node;
       },
       transformResult: async ({ result }) => result,
     };
-    await t.db.kysely
+    const created = await t.db.kysely
       .withPlugin(recorder)
       .transaction()
       .execute((trx) =>
@@ -81,16 +81,41 @@ describeEachDatabase('postCreator', (kind) => {
           trx,
           author,
           topic,
-          { clientId: newId(), body: 'hello', mentions: [], attachmentIds: [] },
+          {
+            clientId: newId(),
+            body: `hello @[${reader.display_name}](user:${reader.id})`,
+            mentions: [reader.id],
+            attachmentIds: [],
+          },
           10,
         ),
       );
-    const counter = writes.indexOf('update topics');
-    expect(writes.slice(0, counter)).toEqual(
+    const counter = statements.indexOf('update topics');
+    expect(statements.slice(0, counter)).toEqual(
       expect.arrayContaining(['insert posts', 'insert post_bells', 'insert search_documents']),
     );
-    // After it: the post's number, its notifications and its event.
-    expect(writes[counter + 1]).toBe('update posts');
-    expect(writes.at(-1)).toBe('insert events');
+    // After it only writes: the post's number, the notifications that carry it, then every event of
+    // the post in one insert (on PostgreSQL behind the event log's lock, a raw statement).
+    const after = statements.slice(counter + 1).filter((s) => s !== 'RawNode');
+    expect(after).toEqual(['update posts', 'insert notifications', 'insert events']);
+
+    const notice = await t.db.kysely
+      .selectFrom('notifications')
+      .select('data')
+      .where('post_id', '=', created.id)
+      .where('user_id', '=', reader.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(notice.data).postNumber).toBe(Number(created.number));
+    const events = await t.db.kysely
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('type', 'in', ['post.created', 'notification.created'])
+      .orderBy('seq')
+      .execute();
+    const posted = events.filter((e) => e.type === 'post.created').map((e) => JSON.parse(e.payload).post);
+    expect(posted.at(-1)).toMatchObject({ id: created.id, number: Number(created.number) });
+    expect(Number(created.number)).toBeGreaterThan(0);
+    // The bell's event comes before the post's, as when the notifications recorded their own.
+    expect(events.at(-2)?.type).toBe('notification.created');
   });
 });

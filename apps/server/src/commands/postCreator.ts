@@ -1,16 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { type CreatePostRequest, EventName, topicRoom } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
+import { recordEventsInChunks } from '../calltree/bulk.ts';
 import type { Database } from '../db/index.ts';
 import type { PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
-import { notifyTopicChange } from '../notifications/topicNotices.ts';
+import { planTopicNotices, writeTopicNotices } from '../notifications/topicNotices.ts';
 import { presentPostBases } from '../presenters/post.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
-import { recordTopicEvent } from './topicEvents.ts';
+import { topicEvent } from './topicEvents.ts';
 
 /** The post a client-made id already made, after checking the retry asks for the same thing. */
 async function earlierPost(trx: Kysely<Database>, actor: UserRow, clientId: string, hash: string) {
@@ -138,21 +139,26 @@ export async function postCreator(
     body: input.body,
     createdAt: at,
   });
+  // The reads first: who is told, and the post as its event shows it (its number filled in below).
+  const notices = await planTopicNotices(trx, topic, {
+    type: 'post.created',
+    authorId: actor.id,
+    visibility: topic.visibility,
+    mentioned: mentions,
+  });
+  const [draftBase] = await presentPostBases(trx, [draft]);
+  // Then what other writers wait for, as the transaction's last statements: the topic's counter (on
+  // PostgreSQL a row lock held until commit), the notifications that carry the number, and every
+  // event of the post in one insert (the event log's lock, also held until commit).
   const post = await numberPost(trx, topic.id, draft, at);
-  await notifyTopicChange(
-    trx,
-    actor,
-    topic,
-    { type: 'post.created', authorId: actor.id, visibility: topic.visibility, mentioned: mentions },
-    { post, text: input.body },
-    at,
-  );
-  const [base] = await presentPostBases(trx, [post]);
-  await recordTopicEvent(
-    trx,
-    topicRoom(topic.id),
-    { type: EventName.postCreated, payload: { post: base! } },
-    actor.id,
-  );
+  const noticeEvents = await writeTopicNotices(trx, notices, actor, topic, { post, text: input.body }, at);
+  await recordEventsInChunks(trx, [
+    ...noticeEvents,
+    topicEvent(
+      topicRoom(topic.id),
+      { type: EventName.postCreated, payload: { post: { ...draftBase!, number: Number(post.number) } } },
+      actor.id,
+    ),
+  ]);
   return post;
 }

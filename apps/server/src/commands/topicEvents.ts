@@ -1,7 +1,7 @@
 import type { TopicDomainEvent } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { recordEvent } from '../events/eventLog.ts';
+import { type NewDomainEvent, recordEvent } from '../events/eventLog.ts';
 
 /** Records one topic domain event (typed by the contracts' union) in the caller's transaction. */
 export async function recordTopicEvent(
@@ -11,4 +11,9 @@ export async function recordTopicEvent(
   actorId: string | null,
 ): Promise<void> {
   await recordEvent(trx, { room, type: event.type, payload: event.payload, actorId });
+}
+
+/** One topic domain event (typed by the contracts' union), for a command that records several at once. */
+export function topicEvent(room: string, event: TopicDomainEvent, actorId: string | null): NewDomainEvent {
+  return { room, type: event.type, payload: event.payload, actorId };
 }

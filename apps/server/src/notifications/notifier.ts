@@ -2,6 +2,7 @@ import { NotificationEventName, type NotificationKind, userRoom } from '@btalk/c
 import type { Kysely } from 'kysely';
 import { insertInChunks, recordEventsInChunks } from '../calltree/bulk.ts';
 import type { Database } from '../db/index.ts';
+import type { NewDomainEvent } from '../events/eventLog.ts';
 import { newId } from '../ids.ts';
 
 /** A notification to write for one person. */
@@ -34,7 +35,21 @@ export async function notify(
   at: string,
   actorId: string | null,
 ): Promise<void> {
-  if (notices.length === 0) return;
+  await recordEventsInChunks(trx, await writeNotifications(trx, notices, at, actorId));
+}
+
+/**
+ * Writes the `notifications` rows of `notify` and returns their `notification.created` events for
+ * the caller to record, so that a command can record all of its events in its last statement: on
+ * PostgreSQL recording takes the event log's lock, held until commit.
+ */
+export async function writeNotifications(
+  trx: Kysely<Database>,
+  notices: Notice[],
+  at: string,
+  actorId: string | null,
+): Promise<NewDomainEvent[]> {
+  if (notices.length === 0) return [];
   const rows = notices.map((n) => ({
     id: newId(),
     user_id: n.userId,
@@ -52,24 +67,21 @@ export async function notify(
     dispatched_at: null,
   }));
   await insertInChunks(trx, 'notifications', rows);
-  await recordEventsInChunks(
-    trx,
-    rows.map((r, i) => ({
-      room: userRoom(r.user_id),
-      type: NotificationEventName.created,
-      payload: {
-        id: r.id,
-        kind: r.kind,
-        urgent: r.urgent === 1,
-        title: r.title,
-        body: r.body,
-        data: notices[i]!.data,
-        createdAt: at,
-        readAt: null,
-      },
-      actorId,
-    })),
-  );
+  return rows.map((r, i) => ({
+    room: userRoom(r.user_id),
+    type: NotificationEventName.created,
+    payload: {
+      id: r.id,
+      kind: r.kind,
+      urgent: r.urgent === 1,
+      title: r.title,
+      body: r.body,
+      data: notices[i]!.data,
+      createdAt: at,
+      readAt: null,
+    },
+    actorId,
+  }));
 }
 
 /**

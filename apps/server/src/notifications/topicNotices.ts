@@ -2,9 +2,10 @@ import { NotificationKind } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { CommentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
+import type { NewDomainEvent } from '../events/eventLog.ts';
 import { directParticipantIds, visibilityOf } from '../policies/topic.ts';
 import { conversationTitle } from '../presenters/conversation.ts';
-import { type Notice, notify } from './notifier.ts';
+import { type Notice, notify, writeNotifications } from './notifier.ts';
 import { type Change, type Recipient, recipientsFor, type TopicAudienceMember } from './rules.ts';
 
 /** How long the excerpt of a post or comment in a notification is. */
@@ -113,15 +114,22 @@ function noticesFor(
   }));
 }
 
-/** Decides and writes the notifications of a change in a topic, in the caller's transaction. */
-export async function notifyTopicChange(
+/** Who is to be told of a change in a topic, and the topic's title as they see it. */
+export interface TopicNoticePlan {
+  recipients: Recipient[];
+  topicTitle: string;
+}
+
+/**
+ * The reads of a change's notifications (the topic's audience, their choices, a conversation's
+ * title), done before the change's post or comment is final, so that a command can write the
+ * notifications among its last statements (`writeTopicNotices`).
+ */
+export async function planTopicNotices(
   trx: Kysely<Database>,
-  actor: UserRow,
   topic: TopicRow,
   change: Exclude<Change, { type: 'calltree' }>,
-  about: { post?: PostRow; comment?: CommentRow; text?: string },
-  at: string,
-): Promise<void> {
+): Promise<TopicNoticePlan> {
   // The stored visibility of a direct conversation is `members`; the rules tell its people apart.
   if ('visibility' in change) change = { ...change, visibility: visibilityOf(topic) };
   const candidates =
@@ -138,6 +146,37 @@ export async function notifyTopicChange(
       ? await loadAudience(trx, topic, candidates)
       : new Map<string, TopicAudienceMember>();
   const recipients = recipientsFor(change, audience);
-  if (recipients.length === 0) return;
-  await notify(trx, noticesFor(recipients, actor, topic, await titleOf(trx, topic), about), at, actor.id);
+  return { recipients, topicTitle: recipients.length === 0 ? topic.title : await titleOf(trx, topic) };
+}
+
+/** Writes the planned notifications and returns their events, for the command to record with its own. */
+export async function writeTopicNotices(
+  trx: Kysely<Database>,
+  plan: TopicNoticePlan,
+  actor: UserRow,
+  topic: TopicRow,
+  about: { post?: PostRow; comment?: CommentRow; text?: string },
+  at: string,
+): Promise<NewDomainEvent[]> {
+  if (plan.recipients.length === 0) return [];
+  return writeNotifications(
+    trx,
+    noticesFor(plan.recipients, actor, topic, plan.topicTitle, about),
+    at,
+    actor.id,
+  );
+}
+
+/** Decides and writes the notifications of a change in a topic, in the caller's transaction. */
+export async function notifyTopicChange(
+  trx: Kysely<Database>,
+  actor: UserRow,
+  topic: TopicRow,
+  change: Exclude<Change, { type: 'calltree' }>,
+  about: { post?: PostRow; comment?: CommentRow; text?: string },
+  at: string,
+): Promise<void> {
+  const plan = await planTopicNotices(trx, topic, change);
+  if (plan.recipients.length === 0) return;
+  await notify(trx, noticesFor(plan.recipients, actor, topic, plan.topicTitle, about), at, actor.id);
 }
