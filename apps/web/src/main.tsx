@@ -1,10 +1,12 @@
 import '@fontsource/sarabun/400.css';
 import '@fontsource/sarabun/500.css';
 import '@fontsource/sarabun/700.css';
+import type { InitConfig } from '@btalk/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, Themed } from './App.tsx';
 import { startI18n } from './i18n/index.ts';
+import { preloadSignedInScreen } from './routes.tsx';
 import { createShell } from './startup/createShell.ts';
 import { fetchInitConfig } from './startup/initConfig.ts';
 import { StartupError } from './startup/StartupError.tsx';
@@ -18,8 +20,12 @@ async function start() {
   const element = document.getElementById('app');
   if (!element) throw new Error('index.html has no element with id "app": the app has nowhere to mount.');
   const root = createRoot(element);
-  await startI18n();
   const session = createSessionStore(localStorage);
+  // The configuration loads while the texts start.
+  let firstConfig: Promise<InitConfig> | null = fetchInitConfig();
+  // Awaited in boot(); until then a failure is not "unhandled".
+  firstConfig.catch(() => undefined);
+  const i18n = await startI18n();
   // Another tab signing in or out changes this tab's session too.
   window.addEventListener('storage', (event) => {
     if (event.key === SESSION_STORAGE_KEY) session.reload();
@@ -27,13 +33,21 @@ async function start() {
 
   const boot = async () => {
     try {
-      const config = await fetchInitConfig();
+      // The first try uses the fetch started with the texts; a retry fetches again.
+      const config = await (firstConfig ?? fetchInitConfig());
+      // Then the first screen's chunks and texts download together, not one after the other as
+      // React reaches each lazy part (after the configuration, so that the first paint does not wait).
+      if (session.getState().btalk_token !== null) {
+        const namespace = preloadSignedInScreen(window.location.pathname);
+        if (namespace) void i18n.loadNamespaces(namespace);
+      }
       root.render(
         <StrictMode>
           <App shell={createShell(config, session)} />
         </StrictMode>,
       );
     } catch {
+      firstConfig = null;
       root.render(
         <StrictMode>
           <Themed>

@@ -140,7 +140,9 @@ function TopicBody({ topicId }: { topicId: string }) {
       </ScenePage>
     );
   }
-  const listReady = query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && !finding;
+  // The list opens at the first post someone else wrote after the marker: it waits for who "I" am.
+  const listReady =
+    query.isSuccess && posts.length > 0 && lastReadAtOpen !== null && myId !== undefined && !finding;
   return (
     <Paper
       variant="outlined"

@@ -37,7 +37,11 @@ export function usePostJump({ posts, loaded, hasNewer, open }: JumpablePosts) {
   const { t } = useTranslation('topic');
   const { hash } = useLocation();
   const target = postNumberFromHash(hash);
-  const [jump, setJump] = useState<PostJump | null>(null);
+  // Finding from the first render: the posts may already be there then, and must not be drawn
+  // anywhere but at the linked post.
+  const [jump, setJump] = useState<PostJump | null>(() =>
+    target === null ? null : { number: target, state: 'finding' },
+  );
   // The number whose page was asked for: one request per link followed.
   const asked = useRef<number | null>(null);
   useEffect(() => {
