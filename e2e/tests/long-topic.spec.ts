@@ -72,7 +72,9 @@ test('a link deep in a 3,000-post topic opens on its post, pages both ways from 
   await page.getByRole('button', { name: 'Jump to the first post' }).click();
   await expect(page.getByText('Entry 1', { exact: true })).toBeVisible();
   await expect(page.getByText('This is the beginning of the topic.')).toBeVisible();
-  expect(requests.count()).toBe(1);
+  // One request brought the top; the list may then ask for the page below it, ahead of the reader.
+  expect(requests.urls()[0]).toContain('from=oldest');
+  expect(requests.count()).toBeLessThanOrEqual(2);
   await expect(page).toHaveURL(new RegExp(`/topics/${topic.id}$`));
 
   // And the jump to the latest shows the newest post, in one request.
@@ -80,7 +82,9 @@ test('a link deep in a 3,000-post topic opens on its post, pages both ways from 
   requests.reset();
   await page.getByRole('button', { name: 'Jump to the latest' }).click();
   await expect(entry(page, 3000)).toBeInViewport();
-  expect(requests.count()).toBe(1);
+  // The first request is the newest page (no cursor, no post to centre on).
+  expect(requests.urls()[0]).toMatch(/\/posts\?limit=\d+$/);
+  expect(requests.count()).toBeLessThanOrEqual(2);
 });
 
 test('a post link the topic does not have says so and opens at the newest post', async ({
