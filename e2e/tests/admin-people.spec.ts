@@ -28,14 +28,14 @@ test("an administrator takes another person's admin role away in the People scre
   await expect(row).toContainText('Administrator');
   await expect(row).toContainText('Directory');
 
-  await row.getByRole('button', { name: `Remove the admin role of ${name}` }).click();
+  await row.getByRole('button', { name: `Remove admin: ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: `Remove the admin role of ${name}?` });
   await expect(dialog).toContainText('directory sync does not give the role back');
   await dialog.getByRole('button', { name: 'Remove admin' }).click();
   await expect(page.getByText(`${name} is no longer an administrator.`)).toBeVisible();
   await expect(row).toContainText('Member');
   await expect(row).toContainText('BTalk');
-  await expect(row.getByRole('button', { name: `Make ${name} an administrator` })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Make admin: ${name}` })).toBeVisible();
 
   // Their open session: after a reload the administration item is gone from their menu.
   await their.reload();

@@ -160,6 +160,32 @@ export const UpdatePostRequest = z.object({
 });
 export type UpdatePostRequest = z.infer<typeof UpdatePostRequest>;
 
+/** An earlier version of a post (or comment): the text one of its edits replaced. */
+export const PostRevision = z.object({
+  /** The version's place in the post's history: 1 is the text first posted, growing with each edit. */
+  number: z.number().int().min(1),
+  /** The Markdown text of that version, as written (mentions as `@[Name](user:id)` tokens). */
+  body: z.string(),
+  /** Who wrote this version (the author, or whoever made the edit that produced it). */
+  editor: Person,
+  /** When this version was written: the post's creation for version 1, else the edit that made it. */
+  writtenAt: z.string(),
+  /** When the next edit replaced it. */
+  replacedAt: z.string(),
+});
+export type PostRevision = z.infer<typeof PostRevision>;
+
+/**
+ * `GET /api/posts/:postId/revisions` and `GET /api/comments/:commentId/revisions` answer: the earlier
+ * versions, newest first (the current text is the post or comment itself). Empty for one never
+ * edited, and for a deleted one (its history goes with it).
+ */
+export const PostRevisionList = z.object({
+  /** Earlier versions, newest first. */
+  items: z.array(PostRevision),
+});
+export type PostRevisionList = z.infer<typeof PostRevisionList>;
+
 /** `PUT /api/posts/:postId/pin`. */
 export const PinRequest = z.object({
   /** true to pin, false to unpin. */

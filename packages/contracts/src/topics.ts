@@ -160,12 +160,14 @@ export type Topic = z.infer<typeof Topic>;
 export const TopicListQuery = PageQuery.extend({
   /** `all`: every topic the caller may see; `mine`: those they are a member of or follow. */
   scope: z.enum(['all', 'mine']).default('all'),
-  /** `true` lists only archived topics; `false` (default) only the others. */
+  /** `true` lists only archived topics (newest archived first); `false` (default) only the others. */
   archived: z.enum(['true', 'false']).default('false'),
+  /** Only topics whose title holds these characters (any case); empty or absent: every topic. */
+  q: z.string().trim().max(100).optional(),
 });
 export type TopicListQuery = z.infer<typeof TopicListQuery>;
 
-/** `GET /api/topics` answer: newest activity first. */
+/** `GET /api/topics` answer: newest activity first (archived topics: newest archived first). */
 export const TopicPage = page(Topic);
 export type TopicPage = z.infer<typeof TopicPage>;
 
@@ -329,6 +331,8 @@ export const SearchResult = z.object({
   topicId: z.string(),
   /** Title of that topic. */
   topicTitle: z.string(),
+  /** Whether that topic is archived (still found; read-only, restored by its owners). */
+  topicArchived: z.boolean(),
   /** The post found, or the post of the comment found; null for a topic. */
   postId: z.string().nullable(),
   /** That post's number in its topic (`/topics/{topicId}#post-{postNumber}` opens it). */

@@ -18,6 +18,7 @@ import { presentCommentBases } from '../presenters/post.ts';
 import { indexDocument, removeDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
+import { keepRevision } from './revisions.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
 /** Makes a comment findable (its post's number leads to it). */
@@ -117,7 +118,7 @@ export async function commentCreator(
   return comment;
 }
 
-/** The author changes a comment's text. */
+/** The author changes a comment's text; the text it replaces is kept in its history. */
 export async function commentEditor(
   trx: Kysely<Database>,
   actor: UserRow,
@@ -127,6 +128,7 @@ export async function commentEditor(
 ): Promise<CommentRow> {
   const mentions = await resolveMentions(trx, topic, input.body, input.mentions);
   const at = now();
+  await keepRevision(trx, actor, { kind: 'comment', id: comment.id }, at);
   const edited = await trx
     .updateTable('comments')
     .set({ body: input.body, edited_at: at, updated_at: at })
@@ -161,7 +163,7 @@ export async function commentEditor(
   return edited;
 }
 
-/** Deletes a comment: a placeholder stays, its text is erased. */
+/** Deletes a comment: a placeholder stays, its text and history are erased. */
 export async function commentDeleter(
   trx: Kysely<Database>,
   actor: UserRow,
@@ -174,6 +176,8 @@ export async function commentDeleter(
     .set({ body: '', deleted_at: at, deleted_by: actor.id, updated_at: at })
     .where('id', '=', comment.id)
     .execute();
+  // Its earlier texts go with the text.
+  await trx.deleteFrom('comment_revisions').where('comment_id', '=', comment.id).execute();
   await withdrawNotifications(trx, { commentId: comment.id }, actor.id);
   await removeDocument(trx, comment.id);
   const { comment_count } = await trx

@@ -8,11 +8,12 @@ import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { presentPostBases } from '../presenters/post.ts';
 import { indexDocument, removeDocument } from '../search/searchIndex.ts';
 import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
+import { keepRevision } from './revisions.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
 /**
- * The author changes a post's text ("edited"); newly mentioned people get the bell on and are told
- * (nobody else is notified again).
+ * The author changes a post's text ("edited"); the text it replaces is kept in its history. Newly
+ * mentioned people get the bell on and are told (nobody else is notified again).
  */
 export async function postEditor(
   trx: Kysely<Database>,
@@ -23,6 +24,7 @@ export async function postEditor(
 ): Promise<PostRow> {
   const mentions = await resolveMentions(trx, topic, input.body, input.mentions);
   const at = now();
+  await keepRevision(trx, actor, { kind: 'post', id: post.id }, at);
   const edited = await trx
     .updateTable('posts')
     .set({ body: input.body, edited_at: at, updated_at: at })
@@ -60,8 +62,8 @@ export async function postEditor(
 
 /**
  * Deletes a post: it stays as a placeholder (its number and comments keep their place), its text
- * is erased, it leaves the search index, and its files are removed. Answers the storage keys of
- * the files, to delete from the file storage once the transaction has committed.
+ * and its history are erased, it leaves the search index, and its files are removed. Answers the
+ * storage keys of the files, to delete from the file storage once the transaction has committed.
  */
 export async function postDeleter(
   trx: Kysely<Database>,
@@ -81,6 +83,8 @@ export async function postDeleter(
     .where('post_id', '=', post.id)
     .execute();
   await trx.deleteFrom('attachments').where('post_id', '=', post.id).execute();
+  // Its earlier texts go with the text: a deleted post keeps no words.
+  await trx.deleteFrom('post_revisions').where('post_id', '=', post.id).execute();
   await removeDocument(trx, post.id);
   await withdrawNotifications(trx, { postId: post.id }, actor.id);
   await recordTopicEvent(

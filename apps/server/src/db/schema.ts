@@ -448,6 +448,26 @@ export interface ReadStatesTable {
   updated_at: string;
 }
 
+/** A text a post's edit replaced (see the migration `create-post-revisions`). */
+export interface PostRevisionsTable {
+  post_id: string;
+  /** The post's edit, from 1. */
+  number: number;
+  /** The text before this edit. */
+  body: string;
+  /** When that text was written (the post's creation or the edit before). */
+  written_at: string;
+  /** When the edit was made. */
+  edited_at: string;
+  /** Who made it. */
+  editor_id: string;
+}
+
+/** A text a comment's edit replaced: as `PostRevisionsTable`, for a comment. */
+export interface CommentRevisionsTable extends Omit<PostRevisionsTable, 'post_id'> {
+  comment_id: string;
+}
+
 /** A post in a topic. */
 export interface PostsTable {
   id: string;
@@ -603,6 +623,8 @@ export interface Database {
   post_bells: PostBellsTable;
   attachments: AttachmentsTable;
   upload_settings: UploadSettingsTable;
+  post_revisions: PostRevisionsTable;
+  comment_revisions: CommentRevisionsTable;
   search_documents: SearchDocumentsTable;
   event_log_horizon: EventLogHorizonTable;
 }
@@ -635,3 +657,5 @@ export type PostRow = Selectable<PostsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
 export type UploadSettingsRow = Selectable<UploadSettingsTable>;
+/** A row of `post_revisions`. */
+export type PostRevisionRow = Selectable<PostRevisionsTable>;

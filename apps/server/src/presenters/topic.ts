@@ -106,26 +106,26 @@ export async function topicPageByActivity(
   query: ReturnType<typeof selectTopics>,
   cursor: string | undefined,
   limit: number,
+  /** `archived_at` for the archive (only archived topics in `query`: the column is never null there). */
+  by: 'last_activity_at' | 'archived_at' = 'last_activity_at',
 ): Promise<{ items: Topic[]; nextCursor: string | null }> {
+  const column = `topics.${by}` as const;
   const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
   if (after) {
     const [at, id] = after;
     query = query.where((eb) =>
-      eb.or([
-        eb('topics.last_activity_at', '<', at),
-        eb.and([eb('topics.last_activity_at', '=', at), eb('topics.id', '<', id)]),
-      ]),
+      eb.or([eb(column, '<', at), eb.and([eb(column, '=', at), eb('topics.id', '<', id)])]),
     );
   }
   const rows = await query
-    .orderBy('topics.last_activity_at', 'desc')
+    .orderBy(column, 'desc')
     .orderBy('topics.id', 'desc')
     .limit(limit + 1)
     .execute();
   return pageOf(
     rows,
     limit,
-    (r) => [r.last_activity_at, r.id],
+    (r) => [r[by] ?? r.last_activity_at, r.id],
     (kept) => presentTopics(db, viewer, kept),
   );
 }

@@ -5,6 +5,7 @@ import type {
   CreatePostRequest,
   Post,
   PostPage,
+  PostRevisionList,
   Reaction,
   ReactionEmoji,
 } from '@btalk/contracts';
@@ -38,6 +39,8 @@ export function postsApi(client: ApiClient) {
     /** Writes a post; `clientId` makes a retry answer the same post. */
     create: (topicId: string, body: CreatePostRequest) =>
       client.post<Post>(`/topics/${enc(topicId)}/posts`, body),
+    /** A post's earlier versions, newest first (its history). */
+    revisions: (postId: string) => client.get<PostRevisionList>(`/posts/${enc(postId)}/revisions`),
     /** The author changes the text. */
     update: (postId: string, body: string) => client.patch<Post>(`/posts/${enc(postId)}`, { body }),
     /** Deletes a post (a placeholder stays). */
@@ -64,6 +67,9 @@ export function postsApi(client: ApiClient) {
     updateComment: (commentId: string, body: string) =>
       client.patch<Comment>(`/comments/${enc(commentId)}`, { body }),
     /** Deletes a comment. */
+    /** A comment's earlier versions, newest first (its history). */
+    commentRevisions: (commentId: string) =>
+      client.get<PostRevisionList>(`/comments/${enc(commentId)}/revisions`),
     removeComment: (commentId: string) => client.delete<Comment>(`/comments/${enc(commentId)}`),
     /** Reacts to a comment. */
     reactToComment: (commentId: string, emoji: ReactionEmoji, clientId: string) =>

@@ -21,12 +21,16 @@ export const queryKeys = {
     all: ['topics'] as const,
     lists: () => ['topics', 'list'] as const,
     list: (scope: 'all' | 'mine' | 'direct') => ['topics', 'list', { scope }] as const,
+    /** Home's "Archived": archived topics whose title holds `q` (a list, so topic events patch it). */
+    archived: (q: string) => ['topics', 'list', { scope: 'archived', q }] as const,
     detail: (topicId: string) => ['topics', 'detail', topicId] as const,
     members: (topicId: string) => ['topics', 'members', topicId] as const,
   },
   posts: {
     list: (topicId: string) => ['posts', 'list', topicId] as const,
     comments: (postId: string) => ['posts', 'comments', postId] as const,
+    /** A post's or a comment's earlier versions (the "edited" dialog). */
+    revisions: (id: string, kind: 'post' | 'comment' = 'post') => ['posts', 'revisions', kind, id] as const,
   },
   search: (request: SearchRequest) => ['search', request] as const,
   topicFinder: (text: string) => ['search', 'topics', text] as const,

@@ -14,9 +14,17 @@ import type { ApiClient } from './client.ts';
 /** `/api/topics`: topics, their members, following and the read marker. */
 export function topicsApi(client: ApiClient) {
   return {
-    /** The topics the caller sees, newest activity first. */
-    list: (query: { scope?: 'all' | 'mine'; cursor?: string; limit?: number }) =>
-      client.get<TopicPage>('/topics', query),
+    /**
+     * The topics the caller sees, newest activity first; `archived: 'true'`: the archived ones,
+     * newest archived first; `q`: characters of the title.
+     */
+    list: (query: {
+      scope?: 'all' | 'mine';
+      archived?: 'true';
+      q?: string;
+      cursor?: string;
+      limit?: number;
+    }) => client.get<TopicPage>('/topics', query),
     /** One topic as the caller sees it. */
     get: (topicId: string) => client.get<Topic>(`/topics/${encodeURIComponent(topicId)}`),
     /** Creates a topic; the caller becomes its owner. */

@@ -24,7 +24,8 @@ export function Highlighted({ text, ranges }: { text: string; ranges: readonly S
             // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order, never reordered.
             key={i}
             component="mark"
-            sx={{ bgcolor: 'warning.light', color: 'text.primary', borderRadius: 0.5, px: 0.25 }}
+            // Dark text on the light amber in both themes (the dark theme's text colour is white).
+            sx={{ bgcolor: 'warning.light', color: 'common.black', borderRadius: 0.5, px: 0.25 }}
           >
             {part.text}
           </Box>

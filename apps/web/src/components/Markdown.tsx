@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, memo } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { PersonButton } from './PersonCard/PersonButton.tsx';
@@ -29,7 +29,15 @@ function MarkdownLink({ href, children }: ComponentProps<'a'>) {
     const name = typeof children === 'string' ? children.replace(/^@/, '') : id;
     return (
       <PersonButton person={{ id, displayName: name }}>
-        <Box component="span" data-mention={id} sx={{ color: 'secondary.main', fontWeight: 600 }}>
+        <Box
+          component="span"
+          data-mention={id}
+          sx={(theme) => ({
+            color: 'secondary.main',
+            fontWeight: 600,
+            ...theme.applyStyles('dark', { color: 'secondary.light' }),
+          })}
+        >
           {children}
         </Box>
       </PersonButton>
@@ -79,7 +87,6 @@ const documentStyle = {
   '& h2': { typography: 'h6', fontWeight: 700 },
   '& h3': { typography: 'subtitle1', fontWeight: 700 },
   '& p, & ul, & ol': { my: 1.5 },
-  '& a': { color: 'secondary.main' },
 } as const;
 
 /**
@@ -88,11 +95,17 @@ const documentStyle = {
  * `variant="document"` lays out a long text (headings, wider spacing). Import it only from lazily
  * loaded scenes: the parser is large.
  */
-export function Markdown({ text, variant = 'message' }: { text: string; variant?: 'message' | 'document' }) {
+export const Markdown = memo(function Markdown({
+  text,
+  variant = 'message',
+}: {
+  text: string;
+  variant?: 'message' | 'document';
+}) {
   return (
     <Box
       className="markdown"
-      sx={{
+      sx={(theme) => ({
         overflowWrap: 'anywhere',
         '& pre': { overflowX: 'auto', p: 1, borderRadius: 1, bgcolor: 'action.hover' },
         '& code': { fontFamily: 'monospace', fontSize: '0.9em' },
@@ -101,7 +114,11 @@ export function Markdown({ text, variant = 'message' }: { text: string; variant?
         '& blockquote': { borderLeft: 3, borderColor: 'divider', m: 0, pl: 1.5, color: 'text.secondary' },
         '& ul, & ol': { pl: 3 },
         ...(variant === 'document' ? documentStyle : messageStyle),
-      }}
+        // A long document's links are in the brand magenta; its light variant on the dark background.
+        ...(variant === 'document'
+          ? { '& a': { color: 'secondary.main', ...theme.applyStyles('dark', { color: 'secondary.light' }) } }
+          : {}),
+      })}
     >
       {isPlainText(text) ? (
         <p>{text}</p>
@@ -117,4 +134,4 @@ export function Markdown({ text, variant = 'message' }: { text: string; variant?
       )}
     </Box>
   );
-}
+});

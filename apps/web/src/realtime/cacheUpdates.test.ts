@@ -152,6 +152,45 @@ describe('applyEvent', () => {
     expect(qc.getQueryState(queryKeys.posts.comments('p1'))!.isInvalidated).toBe(true);
   });
 
+  it('moves a topic between Home and the archive when it is archived or restored, opened here or not', () => {
+    const { qc, topic } = setup();
+    const lists = () => qc.getQueryState(queryKeys.topics.list('all'))!.isInvalidated;
+    qc.setQueryData<InfiniteData<TopicPage, string | undefined>>(queryKeys.topics.archived(''), {
+      pages: [{ items: [], nextCursor: null }],
+      pageParams: [undefined],
+    });
+    applyEvent(qc, event('topic.updated', { topic: { ...topic(), title: 'renamed' } }), me);
+    expect(lists()).toBe(false);
+    applyEvent(qc, event('topic.updated', { topic: { ...topic(), archivedAt: 'now' } }), me);
+    expect(lists()).toBe(true);
+    expect(qc.getQueryState(queryKeys.topics.archived(''))!.isInvalidated).toBe(true);
+    // Restored by its owner elsewhere: this person never opened it, Home lists it again.
+    const fresh = new QueryClient();
+    fresh.setQueryData(queryKeys.topics.list('mine'), {
+      pages: [{ items: [], nextCursor: null }],
+      pageParams: [undefined],
+    });
+    applyEvent(fresh, event('topic.updated', { topic: { ...topic(), archivedAt: null } }), me);
+    expect(fresh.getQueryState(queryKeys.topics.list('mine'))!.isInvalidated).toBe(true);
+    // A rename of a topic a list holds, archived or not as before: the lists stay.
+    const listed = new QueryClient();
+    listed.setQueryData(queryKeys.topics.list('all'), {
+      pages: [{ items: [{ ...topic(), archivedAt: null }], nextCursor: null }],
+      pageParams: [undefined],
+    });
+    applyEvent(listed, event('topic.updated', { topic: { ...topic(), archivedAt: null, title: 'new' } }), me);
+    expect(listed.getQueryState(queryKeys.topics.list('all'))!.isInvalidated).toBe(false);
+  });
+
+  it('refreshes an open history when the post is edited again', () => {
+    const { qc } = setup();
+    qc.setQueryData(queryKeys.posts.revisions('p1'), { items: [] });
+    qc.setQueryData(queryKeys.posts.revisions('c1', 'comment'), { items: [] });
+    applyEvent(qc, event('post.edited', { post: base(1, { body: 'again', editedAt: 'x' }) }), me);
+    expect(qc.getQueryState(queryKeys.posts.revisions('p1'))!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(queryKeys.posts.revisions('c1', 'comment'))!.isInvalidated).toBe(false);
+  });
+
   it('edits, deletes and pins in place, keeping what the server said about the reader', () => {
     const { qc, posts } = setup();
     applyEvent(qc, event('post.edited', { post: base(1, { body: 'changed', editedAt: 'x' }) }), me);

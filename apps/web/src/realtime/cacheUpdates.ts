@@ -40,6 +40,15 @@ function cachedTopic(qc: QueryClient, topicId: string): Topic | undefined {
   return qc.getQueryData<Topic>(queryKeys.topics.detail(topicId));
 }
 
+/** The topic as a cached list (Home's, the archive) holds it, if one does. */
+function listedTopic(qc: QueryClient, topicId: string): Topic | undefined {
+  for (const [, data] of qc.getQueriesData<TopicPages>({ queryKey: queryKeys.topics.lists() })) {
+    const found = data?.pages.flatMap((p) => p.items).find((t) => t.id === topicId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 const NO_POST_ABILITIES: PostAbilities = {
   edit: false,
   delete: false,
@@ -239,6 +248,8 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
       const { post } = event.payload;
       const known = findPost(qc, post.topicId, post.id);
       if (known) upsertPost(qc, asPost(qc, post, viewer, known));
+      // An open history dialog shows the text this edit replaced.
+      void qc.invalidateQueries({ queryKey: queryKeys.posts.revisions(post.id, 'post') });
       break;
     }
     case 'post.deleted': {
@@ -262,7 +273,10 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
     case 'comment.edited': {
       const { comment } = event.payload;
       const known = findComment(qc, comment.postId, comment.id);
-      if (event.type === 'comment.edited' && !known) break;
+      if (event.type === 'comment.edited') {
+        void qc.invalidateQueries({ queryKey: queryKeys.posts.revisions(comment.id, 'comment') });
+        if (!known) break;
+      }
       upsertComment(qc, asComment(qc, comment, viewer, known));
       if (event.type === 'comment.created') {
         const count = event.payload.commentCount;
@@ -303,7 +317,13 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
     case 'topic.created': {
       const { topic } = event.payload;
       const before = cachedTopic(qc, topic.id);
+      const known = before ?? listedTopic(qc, topic.id);
       patchTopic(qc, topic.id, (t) => ({ ...t, ...topic }));
+      if (!known || known.archivedAt !== topic.archivedAt) {
+        // Archived or restored (or a topic no list here holds, maybe just restored): it leaves or
+        // joins Home's lists and the archive, for everyone who sees it.
+        void qc.invalidateQueries({ queryKey: queryKeys.topics.lists() });
+      }
       if (before && before.archivedAt !== topic.archivedAt) {
         // Archiving changes what the reader may do with the topic, its posts and comments: the
         // server works the abilities out again.

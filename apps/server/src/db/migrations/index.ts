@@ -20,6 +20,7 @@ import * as indexPostsForUnreadCounts from './20261125120000-index-posts-for-unr
 import * as addDirectConversations from './20261125160001-add-direct-conversations.ts';
 import * as searchFiltersAndComments from './20261125160002-search-filters-and-comments.ts';
 import * as createUploadSettings from './20261125160003-create-upload-settings.ts';
+import * as createPostRevisions from './20261125160005-create-post-revisions.ts';
 import * as addUserNameParts from './20261125160101-add-user-name-parts.ts';
 
 /**
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '20261125160001-add-direct-conversations': addDirectConversations,
   '20261125160002-search-filters-and-comments': searchFiltersAndComments,
   '20261125160003-create-upload-settings': createUploadSettings,
+  '20261125160005-create-post-revisions': createPostRevisions,
   '20261125160101-add-user-name-parts': addUserNameParts,
 };

@@ -6,6 +6,7 @@ import {
   okEnvelope,
   PageQuery,
   PostParams,
+  PostRevisionList,
   UpdateCommentRequest,
 } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,6 +24,7 @@ import { AppError } from '../../http/errors.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
 import { authorize, requireVisibleComment, requireVisiblePost } from '../../policies/post.ts';
 import { presentComments } from '../../presenters/post.ts';
+import { presentCommentRevisions } from '../../presenters/postRevision.ts';
 
 async function loadCommentView(db: Kysely<Database>, user: UserRow, commentId: string) {
   const { access, post, comment } = await requireVisibleComment(db, user, commentId);
@@ -92,6 +94,26 @@ export function commentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw new AppError('conflict', 'This clientId was already used for a comment on another post.');
         }
         return ok(await loadCommentView(ctx.db.kysely, user, comment.id));
+      },
+    );
+
+    app.get(
+      '/comments/:commentId/revisions',
+      {
+        schema: {
+          summary: 'A comment’s earlier versions, newest first (whoever may read it)',
+          params: CommentParams,
+          response: { 200: okEnvelope(PostRevisionList) },
+        },
+      },
+      async (request) => {
+        // Reading the comment is the permission: one in a topic the person cannot see is 404.
+        const { comment } = await requireVisibleComment(
+          ctx.db.kysely,
+          request.user,
+          request.params.commentId,
+        );
+        return ok({ items: await presentCommentRevisions(ctx.db.kysely, comment) });
       },
     );
 

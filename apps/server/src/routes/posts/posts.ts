@@ -7,6 +7,7 @@ import {
   PostPage,
   PostPageQuery,
   PostParams,
+  PostRevisionList,
   TopicParams,
   UpdatePostRequest,
 } from '@btalk/contracts';
@@ -27,6 +28,7 @@ import { limitWrites, perPerson } from '../../http/rateLimits.ts';
 import { authorize, requireVisiblePost } from '../../policies/post.ts';
 import { authorize as authorizeTopic, requireVisibleTopic, type TopicAccess } from '../../policies/topic.ts';
 import { presentPosts } from '../../presenters/post.ts';
+import { presentPostRevisions } from '../../presenters/postRevision.ts';
 
 /** Where a page of posts starts: which posts, relative to which number. */
 type PostPageStart =
@@ -205,6 +207,22 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { summary: 'One post', params: PostParams, response: { 200: okEnvelope(Post) } },
       },
       async (request) => ok(await loadPostView(ctx.db.kysely, request.user, request.params.postId)),
+    );
+
+    app.get(
+      '/posts/:postId/revisions',
+      {
+        schema: {
+          summary: 'A post’s earlier versions, newest first (whoever may read the post)',
+          params: PostParams,
+          response: { 200: okEnvelope(PostRevisionList) },
+        },
+      },
+      async (request) => {
+        // Reading the post is the permission: a post one cannot see is 404.
+        const { post } = await requireVisiblePost(ctx.db.kysely, request.user, request.params.postId);
+        return ok({ items: await presentPostRevisions(ctx.db.kysely, post) });
+      },
     );
 
     app.patch(

@@ -12,7 +12,7 @@ import {
   UpdateTopicRequest,
 } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { authenticate } from '../../auth/authenticate.ts';
 import { retryOnUniqueViolation } from '../../commands/idempotency.ts';
 import { topicCreator } from '../../commands/topicCreator.ts';
@@ -26,6 +26,12 @@ import type { UserRow } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
 import { authorize, requireVisibleTopic, visibleTo } from '../../policies/topic.ts';
 import { presentTopics, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
+
+/** Topics whose title holds `words` (any case; `%`, `_` and `\\` match themselves). */
+function titleHolds(words: string) {
+  const pattern = `%${words.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(topics.title) like ${pattern} escape '\\'`;
+}
 
 /** A topic as the person sees it (they may see it: checked before). */
 export async function loadTopicView(db: Kysely<Database>, user: UserRow, topicId: string): Promise<Topic> {
@@ -51,7 +57,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { user } = request;
-        const { cursor, limit, scope, archived } = request.query;
+        const { cursor, limit, scope, archived, q } = request.query;
         let query = selectTopics(ctx.db.kysely, user.id)
           .where(visibleTo(user.id))
           // The topic directory and Home's topics: direct conversations are listed apart.
@@ -62,7 +68,9 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             eb.or([eb('me.user_id', 'is not', null), eb('f.user_id', 'is not', null)]),
           );
         }
-        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit));
+        if (q) query = query.where(titleHolds(q));
+        const by = archived === 'true' ? 'archived_at' : 'last_activity_at';
+        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit, by));
       },
     );
 

@@ -14,10 +14,11 @@ import { ConnectionIndicator } from '../../realtime/ConnectionIndicator.tsx';
 import { useInTeams } from '../../stores/teams.ts';
 import { CallEventBanner } from '../CallEventBanner.tsx';
 import { SceneLoading } from '../SceneLoading.tsx';
-import { visuallyHidden } from '../visuallyHidden.ts';
+import { AppBarMenuButton } from './AppBarMenuButton.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NotificationBell } from './notifications/NotificationBell.tsx';
-import { QuickSwitcherKey } from './QuickSwitcherKey.tsx';
+import { ShortcutKeys } from './ShortcutKeys.tsx';
+import { SkipLink } from './SkipLink.tsx';
 import { TeamsPrompt } from './TeamsPrompt.tsx';
 import { TeamsThemeSync } from './TeamsThemeSync.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
@@ -28,24 +29,18 @@ const navButtonSx = {
   whiteSpace: 'nowrap',
   minWidth: 0,
   borderRadius: 2,
-  px: { xs: 1, sm: 1.5 },
+  px: 1.5,
   '&.active': { bgcolor: 'rgba(255,255,255,0.18)' },
-  '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 } },
 } as const;
 
-/** A navigation label that phones keep for screen readers only, to leave room in the app bar. */
-function NavLabel({ children }: { children: string }) {
-  return (
-    <Box component="span" sx={(theme) => ({ [theme.breakpoints.down('sm')]: visuallyHidden })}>
-      {children}
-    </Box>
-  );
-}
+// Below `sm` these fold into the Menu button's menu (AppBarMenuButton).
+const wideOnly = { display: { xs: 'none', sm: 'flex' } } as const;
 
 /**
- * The default layout: the app bar (product name, Home, Call tree, language, theme, person), the
- * call-tree event banner until the person answers, and the screen. In the Teams tab the theme
- * follows Teams'; elsewhere the Teams dialog shows once to people who have not connected Teams.
+ * The default layout: the "Skip to content" link, the app bar (product name, Home, Call tree,
+ * language, theme, person; on a phone the navigation, language and theme fold into a Menu), the
+ * call-tree event banner until the person answers, and the screen (`main`). In the Teams tab the
+ * theme follows Teams'; elsewhere the Teams dialog shows once to people who have not connected Teams.
  */
 export function DefaultLayout() {
   const { t } = useTranslation();
@@ -54,35 +49,45 @@ export function DefaultLayout() {
     <AnswerQueueProvider>
       <TeamsThemeSync />
       <TeamsPrompt />
-      <QuickSwitcherKey />
-      <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <ShortcutKeys />
+      <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default' }}>
+        <SkipLink />
         <AppBar position="sticky" color="primary" elevation={1}>
           <Toolbar sx={{ gap: { xs: 0.5, sm: 1 } }}>
+            <AppBarMenuButton withTheme={!inTeams} />
             <Typography
               component={Link}
               to="/"
               variant="h6"
-              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: { xs: 0.5, sm: 2 } }}
+              sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: { xs: 'auto', sm: 2 } }}
             >
               {t('productName')}
             </Typography>
-            <Box component="nav" aria-label={t('nav.label')} sx={{ display: 'flex', gap: 0.5, flexGrow: 1 }}>
+            <Box component="nav" aria-label={t('nav.label')} sx={{ ...wideOnly, gap: 0.5, flexGrow: 1 }}>
               <Button component={NavLink} to="/" end startIcon={<Home />} sx={navButtonSx}>
-                <NavLabel>{t('nav.home')}</NavLabel>
+                {t('nav.home')}
               </Button>
               <Button component={NavLink} to="/calltree" startIcon={<AccountTree />} sx={navButtonSx}>
-                <NavLabel>{t('nav.callTree')}</NavLabel>
+                {t('nav.callTree')}
               </Button>
             </Box>
             <ConnectionIndicator />
-            <LanguageSwitch />
-            {/* In Teams the theme follows Teams'. */}
-            {!inTeams && <ThemeSwitch />}
+            <Box sx={{ ...wideOnly, gap: 1, alignItems: 'center' }}>
+              <LanguageSwitch />
+              {/* In Teams the theme follows Teams'. */}
+              {!inTeams && <ThemeSwitch />}
+            </Box>
             <NotificationBell />
             <UserMenu />
           </Toolbar>
         </AppBar>
-        <Container component="main" maxWidth="md" sx={{ py: { xs: 2, sm: 4 } }}>
+        <Container
+          component="main"
+          id="main"
+          tabIndex={-1}
+          maxWidth="md"
+          sx={{ py: { xs: 2, sm: 4 }, outline: 'none' }}
+        >
           <CallEventBanner />
           <Suspense fallback={<SceneLoading />}>
             <Outlet />

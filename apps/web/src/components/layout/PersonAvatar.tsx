@@ -1,4 +1,5 @@
 import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../services.tsx';
 import { useAfterFirstScreen } from '../../startup/afterFirstScreen.ts';
@@ -65,12 +66,21 @@ export function PersonAvatar({
         width: size,
         height: size,
         bgcolor: 'secondary.main',
+        // MUI's Avatar writes in the page's background colour: near black on the brand colour in the dark theme.
+        color: 'common.white',
         fontSize: size * 0.42,
         // On the app bar a photo in the brand colour would melt into it.
         ...(outlined ? { border: '2px solid rgba(255,255,255,0.8)' } : {}),
       }}
     >
-      {initials(name)}
+      {/* The initials are drawn, not written: the avatar sits in buttons named otherwise ("Account
+          menu"), whose visible text must be part of their name (WCAG 2.5.3); the photo's alt says who. */}
+      <Box
+        component="span"
+        aria-hidden
+        data-initials={initials(name)}
+        sx={{ '&::before': { content: 'attr(data-initials)' } }}
+      />
     </Avatar>
   );
 }

@@ -14,12 +14,14 @@ import { conversationName } from '../../components/conversationName.ts';
 import { ScenePage } from '../../components/ScenePage.tsx';
 import { SignInPrompt, StateMessage, useSignedIn } from '../../components/SignInPrompt.tsx';
 import { dialogs } from '../../stores/dialogs.ts';
+import { ArchivedBanner } from './components/ArchivedBanner.tsx';
 import { Composer } from './components/Composer.tsx';
 import { PinnedPosts } from './components/PinnedPosts.tsx';
 import { type ListAnchor, PostList } from './components/PostList.tsx';
 import { TopicHeader } from './components/TopicHeader.tsx';
 import { TopicLive } from './components/TopicLive.tsx';
 import { postNumberFromHash, usePostJump } from './components/usePostJump.ts';
+import { usePostKeys } from './components/usePostKeys.ts';
 import { useMarkRead, useMyId, usePosts, useTopic } from './components/useTopicData.ts';
 
 /**
@@ -57,6 +59,7 @@ function TopicBody({ topicId }: { topicId: string }) {
   const [searchParams] = useSearchParams();
   const focusCommentId = searchParams.get('comment') ?? undefined;
   const markRead = useMarkRead(topic.data);
+  usePostKeys();
   const listRef = useRef<VirtuosoHandle>(null);
   const atBottom = useRef(false);
   // The divider stays where it was when the topic opened, however the marker moves meanwhile.
@@ -149,13 +152,16 @@ function TopicBody({ topicId }: { topicId: string }) {
       sx={{
         display: 'flex',
         flexDirection: 'column',
+        // The screen's height, less the app bar and the margins: with the on-screen keyboard open it
+        // shrinks with the page (index.html's `interactive-widget=resizes-content`).
         height: { xs: 'calc(100dvh - 88px)', sm: 'calc(100dvh - 128px)' },
-        minHeight: 360,
+        minHeight: 240,
         borderRadius: 3,
         overflow: 'hidden',
       }}
     >
       <TopicHeader topic={topic.data} myId={myId} />
+      {topic.data.archivedAt && <ArchivedBanner topic={topic.data} />}
       <PinnedPosts pinned={pinned} onOpen={openPinned} />
       <TopicLive topicId={topicId} />
       {/* The posts' place is kept from the first frame, so the composer never moves when they come. */}

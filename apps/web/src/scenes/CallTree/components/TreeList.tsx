@@ -1,6 +1,7 @@
 import type { CallTreeSummary } from '@btalk/contracts';
 import AccountTree from '@mui/icons-material/AccountTree';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -12,21 +13,24 @@ export function TreeList({ trees, onOpen }: { trees: CallTreeSummary[]; onOpen(t
   return (
     <List disablePadding aria-label={t('list.trees')}>
       {trees.map((tree) => (
-        <ListItemButton key={tree.id} onClick={() => onOpen(tree.id)} sx={{ borderRadius: 2 }}>
-          <ListItemIcon>
-            <AccountTree color="primary" />
-          </ListItemIcon>
-          <ListItemText
-            primary={tree.name}
-            secondary={[
-              t('list.people', { count: tree.memberCount }),
-              t(`source.${tree.source}`),
-              tree.runningEvents ? t('list.running', { count: tree.runningEvents }) : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          />
-        </ListItemButton>
+        // Each button in its own list item: a list holds only list items (axe: list).
+        <ListItem key={tree.id} disablePadding>
+          <ListItemButton onClick={() => onOpen(tree.id)} sx={{ borderRadius: 2 }}>
+            <ListItemIcon>
+              <AccountTree color="primary" />
+            </ListItemIcon>
+            <ListItemText
+              primary={tree.name}
+              secondary={[
+                t('list.people', { count: tree.memberCount }),
+                t(`source.${tree.source}`),
+                tree.runningEvents ? t('list.running', { count: tree.runningEvents }) : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            />
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

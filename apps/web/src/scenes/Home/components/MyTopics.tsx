@@ -14,16 +14,18 @@ import { TopicList } from './TopicList.tsx';
 // The search (filters, hits, snippets) loads when the person first searches: Home's first screen
 // shows the topic list (first-load budget).
 const SearchPanel = lazy(() => import('./search/loadSearchPanel.ts').then((m) => m.loadSearchPanel()));
+// The archive (its title search and list) loads when the person first opens "Archived".
+const ArchivedTopics = lazy(() => import('./loadArchivedTopics.ts').then((m) => m.loadArchivedTopics()));
 
 /**
- * Home for a signed-in person: search, "New topic", and my or all topics. The search's words and
+ * Home for a signed-in person: search, "New topic", and my, all or archived topics. The search's words and
  * filters are in the address, so Back from a result returns to the same results.
  */
 export default function MyTopics() {
   const { t } = useTranslation('home');
-  const [scope, setScope] = useState<'mine' | 'all'>('mine');
+  const [scope, setScope] = useState<'mine' | 'all' | 'archived'>('mine');
   const [params, setParams] = useSearchParams();
-  const scopeButton = (value: 'mine' | 'all') => (
+  const scopeButton = (value: 'mine' | 'all' | 'archived') => (
     <Button
       variant={scope === value ? 'contained' : 'outlined'}
       aria-pressed={scope === value}
@@ -66,8 +68,15 @@ export default function MyTopics() {
           <ButtonGroup size="small" aria-label={t('scope.label')} sx={{ mb: 1 }}>
             {scopeButton('mine')}
             {scopeButton('all')}
+            {scopeButton('archived')}
           </ButtonGroup>
-          <TopicList scope={scope} />
+          {scope === 'archived' ? (
+            <Suspense fallback={<StateMessage text={t('loading')} />}>
+              <ArchivedTopics />
+            </Suspense>
+          ) : (
+            <TopicList scope={scope} />
+          )}
         </>
       )}
     </>

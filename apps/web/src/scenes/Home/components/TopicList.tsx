@@ -62,7 +62,7 @@ function UnreadCount({ text }: { text: string }) {
 }
 
 /** A topic, or a direct conversation (called by its other people, with the first one's initial). */
-function TopicRow({ topic, myId }: { topic: Topic; myId?: string | undefined }) {
+export function TopicRow({ topic, myId }: { topic: Topic; myId?: string | undefined }) {
   const { t } = useTranslation('home');
   const unread = topic.unreadCount > 0;
   const direct = topic.visibility === 'direct';

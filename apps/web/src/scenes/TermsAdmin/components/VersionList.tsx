@@ -16,7 +16,8 @@ export function VersionList({ list }: { list: TermsVersionList }) {
   const { t, i18n } = useTranslation('termsAdmin');
   const locale = i18n.resolvedLanguage === 'th' ? 'th' : 'en';
   return (
-    <TableContainer sx={{ overflowX: 'auto' }}>
+    // On a phone the table scrolls sideways: a keyboard reaches it too (it holds nothing focusable).
+    <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('versionsHeading')}>
       <Table size="small" aria-label={t('versionsHeading')}>
         <TableHead>
           <TableRow>

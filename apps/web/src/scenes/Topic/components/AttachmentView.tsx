@@ -52,6 +52,8 @@ function ImageAttachment({ attachment }: { attachment: Attachment }) {
       <ButtonBase
         onClick={() => setPreview(true)}
         aria-label={t('attachments.open', { name: attachment.fileName })}
+        // A tiny picture (an icon, a 1-pixel image) still makes a button one can hit (WCAG 2.5.8).
+        sx={{ minWidth: 24, minHeight: 24 }}
       >
         <Box
           component="img"

@@ -6,16 +6,20 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
 import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
+import { EditedButton } from './EditedButton.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { Reactions } from './Reactions.tsx';
 import { useCommentActions } from './usePostActions.ts';
+
+// The history dialog loads when someone first opens a comment's "edited".
+const PostHistoryDialog = lazy(() => import('./PostHistoryDialog.tsx'));
 
 /** One comment under a post: author, time, text, reactions, and edit/delete for who may. */
 export function CommentItem({
@@ -33,6 +37,7 @@ export function CommentItem({
   const anchor = useRef<HTMLButtonElement>(null);
   const [menu, setMenu] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [history, setHistory] = useState(false);
   const deleted = comment.deletedAt !== null;
   const remove = async () => {
     setMenu(false);
@@ -87,9 +92,7 @@ export function CommentItem({
             {shortTime(comment.createdAt)}
           </Typography>
           {comment.editedAt && !deleted && (
-            <Typography variant="caption" color="text.secondary">
-              {t('post.edited')}
-            </Typography>
+            <EditedButton editedAt={comment.editedAt} onOpen={() => setHistory(true)} />
           )}
           <Box sx={{ flexGrow: 1 }} />
           {canMenu && (
@@ -135,6 +138,11 @@ export function CommentItem({
         )}
         {comment.abilities.delete && <MenuItem onClick={remove}>{t('comment.delete')}</MenuItem>}
       </Menu>
+      {history && (
+        <Suspense fallback={null}>
+          <PostHistoryDialog post={{ ...comment, kind: 'comment' }} onClose={() => setHistory(false)} />
+        </Suspense>
+      )}
       {editing && (
         <EditTextDialog
           title={t('comment.editTitle')}

@@ -7,7 +7,15 @@ import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ClipboardEvent, type DragEvent, memo, useEffect, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  memo,
+  type RefObject,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { upsertPost } from '../../../api/postCache.ts';
 import { useRealtime } from '../../../realtime/context.ts';
@@ -17,6 +25,35 @@ import { MentionInput } from './mentions/MentionInput.tsx';
 import { EMPTY_DRAFT, mentionIds, toMarkup } from './mentions/mentionText.ts';
 import { useAttachmentUploads } from './useAttachmentUploads.ts';
 import { retryLostAnswer } from './usePostActions.ts';
+
+/**
+ * Keeps the composer in view while one writes in it and the on-screen keyboard opens or the screen
+ * turns. With `interactive-widget=resizes-content` (index.html) the page shrinks to what is left
+ * above the keyboard; a call-tree banner above the topic can then push the composer below the
+ * fold, so the page is scrolled to bring the focused field back (browsers do it only sometimes).
+ */
+function useKeptAboveKeyboard(form: RefObject<HTMLFormElement | null>) {
+  useEffect(() => {
+    let frame = 0;
+    const keep = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const focused = document.activeElement;
+        if (focused instanceof HTMLElement && form.current?.contains(focused)) {
+          focused.scrollIntoView({ block: 'nearest' });
+        }
+      });
+    };
+    const viewport = window.visualViewport;
+    viewport?.addEventListener('resize', keep);
+    window.addEventListener('resize', keep);
+    return () => {
+      cancelAnimationFrame(frame);
+      viewport?.removeEventListener('resize', keep);
+      window.removeEventListener('resize', keep);
+    };
+  }, [form]);
+}
 
 /**
  * The composer: Markdown text (Enter sends, Shift+Enter new line), files, `@` mentions shown as
@@ -43,6 +80,9 @@ export const Composer = memo(function Composer({
   // Kept until the post is saved: a second press after a lost answer gives the same post, not two.
   const clientId = useRef<string | null>(null);
   const files = useAttachmentUploads(topicId);
+
+  const form = useRef<HTMLFormElement>(null);
+  useKeptAboveKeyboard(form);
 
   // Drafts were once kept per topic for whoever used the browser: never show one to someone else.
   useEffect(() => localStorage.removeItem(`btalk_draft:${topicId}`), [topicId]);
@@ -87,7 +127,9 @@ export const Composer = memo(function Composer({
 
   return (
     <Box
+      ref={form}
       component="form"
+      id="composer"
       aria-label={t('composer.label')}
       onSubmit={(e) => {
         e.preventDefault();

@@ -10,7 +10,7 @@ import IconButton from '@mui/material/IconButton';
 import { keyframes } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { memo, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
@@ -19,10 +19,14 @@ import { fullTime, shortTime } from '../../../components/time.ts';
 import { dialogs } from '../../../stores/dialogs.ts';
 import { Attachments } from './AttachmentView.tsx';
 import { Comments } from './Comments.tsx';
+import { EditedButton } from './EditedButton.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
 import { PostMenu } from './PostMenu.tsx';
 import { Reactions } from './Reactions.tsx';
 import { usePostActions } from './usePostActions.ts';
+
+// The history dialog loads when someone first opens a post's "edited".
+const PostHistoryDialog = lazy(() => import('./PostHistoryDialog.tsx'));
 
 /** The bell of a post (SPEC.md section 4): bell-ring = notifications from it, bell-off = none. */
 function Bell({ post, onToggle }: { post: Post; onToggle: () => void }) {
@@ -70,6 +74,8 @@ export const PostItem = memo(function PostItem({
   myId,
   highlighted = false,
   focusCommentId,
+  setSize,
+  describedBy,
 }: {
   post: Post;
   myId: string | undefined;
@@ -77,10 +83,15 @@ export const PostItem = memo(function PostItem({
   highlighted?: boolean;
   /** A comment of this post a link pointed at: the comments open on it. */
   focusCommentId?: string;
+  /** How many posts the feed has (`aria-setsize`; -1 when not known); the post's number is its place. */
+  setSize?: number;
+  /** The id of what describes the post besides its content (the "new since" divider above it). */
+  describedBy?: string;
 }) {
   const { t } = useTranslation('topic');
   const actions = usePostActions(post);
   const [editing, setEditing] = useState(false);
+  const [history, setHistory] = useState(false);
   const [showComments, setShowComments] = useState(Boolean(focusCommentId));
   useEffect(() => {
     if (focusCommentId) setShowComments(true);
@@ -106,14 +117,19 @@ export const PostItem = memo(function PostItem({
       id={`post-${post.number}`}
       aria-label={t('post.label', { name: post.author.displayName })}
       aria-current={highlighted ? 'location' : undefined}
-      // The linked post takes the focus (not the tab order), so a screen reader starts reading there.
-      tabIndex={highlighted ? -1 : undefined}
+      aria-posinset={setSize === undefined ? undefined : post.number}
+      aria-setsize={setSize}
+      aria-describedby={describedBy}
+      // Focusable, not in the tab order: the linked post takes the focus, so a screen reader starts
+      // reading there, and J and K move it from post to post.
+      tabIndex={-1}
       sx={{
         display: 'flex',
         gap: 1.5,
         px: { xs: 1, sm: 2 },
         py: 1.5,
         outline: 'none',
+        '&:focus-visible': { boxShadow: (theme) => `inset 0 0 0 2px ${theme.palette.primary.main}` },
         ...(highlighted && {
           animation: `${markFade} 4s ease-out 1s both`,
           boxShadow: (theme) => `inset 3px 0 ${theme.palette.secondary.main}`,
@@ -145,9 +161,7 @@ export const PostItem = memo(function PostItem({
             {shortTime(post.createdAt)}
           </Typography>
           {post.editedAt && !deleted && (
-            <Typography variant="caption" color="text.secondary" title={fullTime(post.editedAt)}>
-              {t('post.edited')}
-            </Typography>
+            <EditedButton editedAt={post.editedAt} onOpen={() => setHistory(true)} />
           )}
           {post.pinnedAt && !deleted && (
             <Typography
@@ -217,6 +231,11 @@ export const PostItem = memo(function PostItem({
         )}
         {showComments && !deleted && <Comments post={post} myId={myId} focusCommentId={focusCommentId} />}
       </Box>
+      {history && (
+        <Suspense fallback={null}>
+          <PostHistoryDialog post={{ ...post, kind: 'post' }} onClose={() => setHistory(false)} />
+        </Suspense>
+      )}
       {editing && (
         <EditTextDialog
           title={t('post.editTitle')}

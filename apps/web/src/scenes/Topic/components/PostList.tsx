@@ -33,13 +33,15 @@ export interface PostListProps {
   focusCommentId?: string;
 }
 
-// A feed: assistive technology reads the posts as articles that load as one scrolls.
-const List: Components<Post, EdgeContext>['List'] = ({ ref, context: _context, ...rest }) => (
-  <div ref={ref} role="feed" {...rest} />
+// A feed, named "Posts": assistive technology reads the posts as articles that load as one scrolls.
+const List: Components<Post, EdgeContext>['List'] = ({ ref, context, ...rest }) => (
+  <div ref={ref} role="feed" aria-label={context?.label} aria-busy={context?.busy} {...rest} />
 );
 
-/** What the list's ends need: whether more posts are still to load beyond them. */
+/** What the list and its ends need: its name, whether posts are loading, whether more are beyond the ends. */
 interface EdgeContext {
+  label: string;
+  busy: boolean;
   hasOlder: boolean;
   hasNewer: boolean;
 }
@@ -65,36 +67,58 @@ function ListFooter({ context }: { context?: EdgeContext }) {
   );
 }
 
-/** One row: the "new since" divider above the first unread post, then the post. Re-renders only when its post changes. */
+/** The "new since" divider's id: the first unread post is described by it. */
+const NEW_SINCE_ID = 'posts-new-since';
+
+/**
+ * One row: the "new since" divider above the first unread post, then the post. The divider is not
+ * part of any post; it is drawn for the eye and hidden from assistive technology, which reads it as
+ * the first unread post's description instead, since a feed holds nothing but its articles.
+ * Re-renders only when its post changes.
+ */
 const PostRow = memo(function PostRow({
   post,
   myId,
   firstNew,
   marked,
   focusCommentId,
+  setSize,
 }: {
   post: Post;
   myId: string | undefined;
   firstNew: boolean;
   marked: boolean;
   focusCommentId: string | undefined;
+  setSize: number;
 }) {
   const { t } = useTranslation('topic');
   return (
     <Box>
       {firstNew && (
         <Divider
-          role="separator"
-          sx={{
+          id={NEW_SINCE_ID}
+          aria-hidden
+          role="presentation"
+          data-divider="new-since"
+          sx={(theme) => ({
             color: 'secondary.main',
             typography: 'caption',
             '&::before, &::after': { borderColor: 'secondary.main' },
-          }}
+            // The brand magenta is too dark to read on the dark background: its light variant there.
+            ...theme.applyStyles('dark', { color: 'secondary.light' }),
+          })}
         >
           {t('posts.newSince')}
         </Divider>
       )}
-      <PostItem post={post} myId={myId} highlighted={marked} focusCommentId={focusCommentId} />
+      <PostItem
+        post={post}
+        myId={myId}
+        highlighted={marked}
+        focusCommentId={focusCommentId}
+        setSize={setSize}
+        describedBy={firstNew ? NEW_SINCE_ID : undefined}
+      />
     </Box>
   );
 });
@@ -165,6 +189,9 @@ export function PostList({
   const focusNumber = anchor.kind === 'post' ? anchor.number : undefined;
   useFocusPost(focusNumber);
   const firstIndex = posts[0]?.number ?? 1;
+  // Posts are numbered without gaps: the newest loaded is the count, unless newer ones are still to
+  // load (-1: unknown, as WAI-ARIA's feed says).
+  const setSize = hasNewer ? -1 : (posts.at(-1)?.number ?? 0);
   const focusIndex = focusNumber === undefined ? -1 : posts.findIndex((p) => p.number === focusNumber);
   const firstNewIndex = firstNew === undefined ? -1 : posts.findIndex((p) => p.number === firstNew);
   const [startAt, align] =
@@ -178,10 +205,9 @@ export function PostList({
   return (
     <Box sx={{ position: 'relative', flexGrow: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
       <Virtuoso<Post, EdgeContext>
-        context={{ hasOlder, hasNewer }}
+        context={{ label: t('posts.label'), busy: loadingOlder || loadingNewer, hasOlder, hasNewer }}
         ref={listRef}
         style={{ flexGrow: 1 }}
-        aria-label={t('posts.label')}
         data={posts}
         firstItemIndex={firstIndex}
         initialTopMostItemIndex={{ index: Math.max(0, startAt), align }}
@@ -218,6 +244,7 @@ export function PostList({
             firstNew={post.number === firstNew}
             marked={post.number === focusNumber}
             focusCommentId={post.number === focusNumber ? focusCommentId : undefined}
+            setSize={setSize}
           />
         )}
       />

@@ -17,7 +17,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Fragment, memo, useRef, useState } from 'react';
+import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { queryKeys } from '../../../api/queryKeys.ts';
@@ -27,6 +27,13 @@ import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
 import { useServices } from '../../../services.tsx';
 import { EditTopicDialog } from './EditTopicDialog.tsx';
 import { MembersDialog } from './MembersDialog.tsx';
+
+/** Puts the focus in the composer's message box (the "Write a post" link, the `C` key). */
+export function focusComposer(): boolean {
+  const box = document.querySelector<HTMLTextAreaElement>('#composer textarea:not([aria-hidden])');
+  box?.focus();
+  return box !== null;
+}
 
 /** The choices of how much of a topic notifies the person, in the menu's order. */
 const LEVELS: TopicNotificationLevel[] = ['all', 'mentions', 'muted'];
@@ -48,6 +55,12 @@ export const TopicHeader = memo(function TopicHeader({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const anchor = useRef<HTMLButtonElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opening a topic takes the focus to its heading (a screen reader starts there; the next Tab is
+  // "Write a post"), unless a `#post-<n>` link gives it to that post.
+  useEffect(() => {
+    if (!/^#post-/.test(window.location.hash)) heading.current?.focus({ preventScroll: true });
+  }, []);
   const [menu, setMenu] = useState(false);
   const [dialog, setDialog] = useState<'edit' | 'members' | null>(null);
   const [showDescription, setShowDescription] = useState(false);
@@ -80,7 +93,7 @@ export const TopicHeader = memo(function TopicHeader({
   };
   const a = topic.abilities;
   return (
-    <Box sx={{ px: { xs: 1, sm: 2 }, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+    <Box sx={{ position: 'relative', px: { xs: 1, sm: 2 }, py: 1, borderBottom: 1, borderColor: 'divider' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         {topic.coverEmoji && (
           <Box aria-hidden sx={{ fontSize: 28 }}>
@@ -88,6 +101,8 @@ export const TopicHeader = memo(function TopicHeader({
           </Box>
         )}
         <Typography
+          ref={heading}
+          tabIndex={-1}
           variant="h5"
           component="h1"
           sx={{ fontWeight: 700, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}
@@ -110,6 +125,21 @@ export const TopicHeader = memo(function TopicHeader({
             topic.title
           )}
         </Typography>
+        {/* The composer, one Tab away from the heading: the posts' buttons come after it otherwise. */}
+        {topic.abilities.post && (
+          // biome-ignore lint/a11y/useValidAnchor: a skip link, read as a link to a place in the page; the focus is moved by hand so that the address keeps its `#post-<n>`.
+          <a
+            href="#composer"
+            // Hidden until focused, as the layout's "Skip to content" (index.html styles it).
+            className="skip-link"
+            onClick={(event) => {
+              event.preventDefault();
+              focusComposer();
+            }}
+          >
+            {t('composer.skipTo')}
+          </a>
+        )}
         <Button
           size="small"
           startIcon={<Group />}

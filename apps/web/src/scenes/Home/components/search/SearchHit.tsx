@@ -30,6 +30,11 @@ export function SearchHit({ hit }: { hit: SearchResult }) {
     <ListItemButton component={Link} to={hitLink(hit)} divider sx={{ display: 'block', py: 1.5 }}>
       <Typography sx={{ fontWeight: 500 }} noWrap>
         {title}
+        {hit.topicArchived && (
+          <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+            {t('archived')}
+          </Typography>
+        )}
       </Typography>
       <Typography variant="body2" color="text.secondary" component="div">
         {hit.author && <span>{hit.author.displayName} · </span>}

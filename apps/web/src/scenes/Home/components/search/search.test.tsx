@@ -29,6 +29,7 @@ describe('hitLink', () => {
     kind: 'post',
     topicId: 't1',
     topicTitle: 'T',
+    topicArchived: false,
     postId: 'p1',
     postNumber: 1500,
     commentId: null,

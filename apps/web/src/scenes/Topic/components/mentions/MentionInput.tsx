@@ -259,8 +259,9 @@ export function MentionInput({
             'aria-haspopup': 'listbox',
             'aria-expanded': open,
             'aria-controls': open ? listId : undefined,
+            // No aria-multiline: ARIA 1.2 does not allow it on a combobox (axe: aria-allowed-attr, critical);
+            // the element is still a textarea, where Enter sends and Shift+Enter starts a new line.
             'aria-activedescendant': open ? mentionOptionId(listId, highlighted) : undefined,
-            'aria-multiline': true,
           },
         }}
       />
