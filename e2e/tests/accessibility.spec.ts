@@ -29,6 +29,17 @@ const common = (language: Language) =>
     userMenu: { open: string };
   };
 
+/** A few texts of other namespaces, to find what the person would click in either language. */
+const texts = (language: Language) => {
+  const read = (namespace: string) =>
+    JSON.parse(readFileSync(path.join(locales, language, `${namespace}.json`), 'utf8'));
+  return {
+    newMessage: read('home').direct.new as string,
+    react: read('topic').reactions.add.post as string,
+    searchEmojis: read('topic').reactions.picker.searchLabel as string,
+  };
+};
+
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
@@ -231,6 +242,13 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
   await settled(out.page);
   await expectNoSeriousViolations(out.page, at('sign-in'));
   await visit(out.page, '/no-such-page', at('not found'));
+  // The unsubscribe link's page and the directory's callback, reached without what they expect.
+  await out.page.goto('/unsubscribe?token=not-a-real-token');
+  await settled(out.page);
+  await expectNoSeriousViolations(out.page, at('unsubscribe'));
+  await out.page.goto('/aad/callback?error=access_denied&error_description=cancelled');
+  await settled(out.page);
+  await expectNoSeriousViolations(out.page, at('sign-in callback'));
   await out.context.close();
 
   const { context, page } = await contextFor(browser, base, combination);
@@ -240,6 +258,19 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
   await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
   await expect(page.getByRole('button', { name: labels.userMenu.open })).toBeVisible();
   await expectNoSeriousViolations(page, at('Home'));
+  const more = texts(language);
+
+  await page.getByRole('button', { name: more.newMessage }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectNoSeriousViolations(page, at('new message'));
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectNoSeriousViolations(page, at('keyboard shortcuts'));
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await go(page, `/topics/${world.topicId}`);
   await settled(page);
@@ -248,6 +279,12 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
     page.getByRole('img', { name: 'site-plan.png' }).or(page.getByText('site-plan.png')).first(),
   ).toBeVisible();
   await expectNoSeriousViolations(page, at('topic'));
+
+  await page.getByRole('article').first().getByRole('button', { name: more.react }).click();
+  await expect(page.getByRole('textbox', { name: more.searchEmojis })).toBeVisible();
+  await expectNoSeriousViolations(page, at('emoji picker'));
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('textbox', { name: more.searchEmojis })).toBeHidden();
 
   await page
     .getByRole('button', { name: world.otherName, exact: true })

@@ -40,6 +40,11 @@ test('the first Tab offers "Skip to content", which moves the focus to the scree
   const person = insertPerson(serverDataDir(), 'Skip Link Person');
   const page = await browserOf(browser, baseURL ?? '', person.id, '/');
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  // Home has drawn all of itself (its parts load their texts and lists after the heading): a part
+  // still loading could take the screen's place for a moment, and the focus with it.
+  await expect(page.getByRole('group', { name: 'Which topics' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Direct messages' }).getByRole('status')).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();

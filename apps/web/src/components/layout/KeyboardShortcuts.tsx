@@ -49,7 +49,8 @@ export default function KeyboardShortcuts({ open, onClose }: { open: boolean; on
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
       <DialogTitle id={titleId}>{t('title')}</DialogTitle>
-      <DialogContent>
+      {/* On a phone the list scrolls: the keyboard reaches it too (a focusable, named region). */}
+      <DialogContent tabIndex={0} role="region" aria-labelledby={titleId}>
         <Box
           component="dl"
           aria-label={t('title')}
