@@ -6,7 +6,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, Themed } from './App.tsx';
 import { startI18n } from './i18n/index.ts';
-import { preloadSignedInScreen } from './routes.tsx';
 import { createShell } from './startup/createShell.ts';
 import { fetchInitConfig } from './startup/initConfig.ts';
 import { StartupError } from './startup/StartupError.tsx';
@@ -25,7 +24,7 @@ async function start() {
   let firstConfig: Promise<InitConfig> | null = fetchInitConfig();
   // Awaited in boot(); until then a failure is not "unhandled".
   firstConfig.catch(() => undefined);
-  const i18n = await startI18n();
+  await startI18n();
   // Another tab signing in or out changes this tab's session too.
   window.addEventListener('storage', (event) => {
     if (event.key === SESSION_STORAGE_KEY) session.reload();
@@ -35,12 +34,6 @@ async function start() {
     try {
       // The first try uses the fetch started with the texts; a retry fetches again.
       const config = await (firstConfig ?? fetchInitConfig());
-      // Then the first screen's chunks and texts download together, not one after the other as
-      // React reaches each lazy part (after the configuration, so that the first paint does not wait).
-      if (session.getState().btalk_token !== null) {
-        const namespace = preloadSignedInScreen(window.location.pathname);
-        if (namespace) void i18n.loadNamespaces(namespace);
-      }
       root.render(
         <StrictMode>
           <App shell={createShell(config, session)} />

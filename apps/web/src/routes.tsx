@@ -21,13 +21,10 @@ const TERMS_CHECK_STALE_MS = 60_000;
 
 // Every screen is its own chunk: the first screen loads only the shell and itself. The default
 // layout (with the realtime connection) is one too, behind the session gate.
-const loadAppLayout = () => import('./components/layout/AppLayout.tsx');
-const loadHome = () => import('./scenes/Home/Home.tsx');
-const loadTopic = () => import('./scenes/Topic/Topic.tsx');
-const AppLayout = lazy(loadAppLayout);
-const Home = lazy(loadHome);
+const AppLayout = lazy(() => import('./components/layout/AppLayout.tsx'));
+const Home = lazy(() => import('./scenes/Home/Home.tsx'));
 const Terms = lazy(() => import('./scenes/Terms/Terms.tsx'));
-const Topic = lazy(loadTopic);
+const Topic = lazy(() => import('./scenes/Topic/Topic.tsx'));
 const TopicNew = lazy(() => import('./scenes/TopicNew/TopicNew.tsx'));
 const TeamTab = lazy(() => import('./scenes/TeamTab/TeamTab.tsx'));
 const TeamsConsent = lazy(() => import('./scenes/TeamTab/TeamsConsent.tsx'));
@@ -42,27 +39,6 @@ const DeliveriesAdmin = lazy(() => import('./scenes/DeliveriesAdmin/DeliveriesAd
 const PeopleAdmin = lazy(() => import('./scenes/PeopleAdmin/PeopleAdmin.tsx'));
 const UploadsAdmin = lazy(() => import('./scenes/UploadsAdmin/UploadsAdmin.tsx'));
 const NotificationSettings = lazy(() => import('./scenes/NotificationSettings/NotificationSettings.tsx'));
-
-/** A topic's address (not the new-topic screen): its id, or null. */
-export function topicIdOf(pathname: string): string | null {
-  const match = /^\/topics\/([^/]+)$/.exec(pathname);
-  const id = match?.[1];
-  return id && id !== 'new' ? decodeURIComponent(id) : null;
-}
-
-/**
- * Asks at once for the chunks the first screen of a signed-in visit draws, the default layout and
- * the scene, instead of one after the other as React reaches each lazy component (Home and a topic,
- * where most visits start). Returns the scene's translations namespace, to load as soon as i18n
- * runs. A failed download is left to the lazy component, which asks again.
- */
-export function preloadSignedInScreen(pathname: string): string | null {
-  const [scene, namespace] =
-    pathname === '/' ? [loadHome, 'home'] : topicIdOf(pathname) ? [loadTopic, 'topic'] : [null, null];
-  if (!scene) return null;
-  for (const load of [loadAppLayout, scene]) load().catch(() => undefined);
-  return namespace;
-}
 
 /**
  * Sends people without a session to /login when SIGN_IN_REQUIRED is on, and people who have not
