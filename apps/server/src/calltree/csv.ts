@@ -1,6 +1,7 @@
 import type { ImportCallTreeRow } from '@btalk/contracts';
 import Papa from 'papaparse';
 import { invalid } from '../http/errors.ts';
+import { wallClock } from '../wallClock.ts';
 
 /** A person the import can match an e-mail address to. */
 export interface ImportablePerson {
@@ -138,29 +139,13 @@ function csvCell(value: string | number | null): string {
 /** The UTF-8 byte-order mark: without it Excel reads a CSV file as the system's code page, and Thai breaks. */
 export const UTF8_BOM = '\uFEFF';
 
-const zoneClocks = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * An ISO-8601 instant as wall-clock time in `timeZone`, `YYYY-MM-DD HH:mm:ss` (what spreadsheets
  * read as a date and time); null stays null.
  */
 export function timeInZone(iso: string | null, timeZone: string): string | null {
   if (iso === null) return null;
-  let clock = zoneClocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    zoneClocks.set(timeZone, clock);
-  }
-  const part = Object.fromEntries(clock.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  const part = wallClock(new Date(iso), timeZone);
   return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
 }
 

@@ -1,6 +1,7 @@
 import { NotificationKind, NotificationSettings, type QuietHours } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { wallClock } from '../wallClock.ts';
 
 /**
  * A person's notification settings: what is stored (JSON checked by contracts), the defaults for
@@ -77,25 +78,10 @@ export async function saveSettings(
     .execute();
 }
 
-/** One formatter per time zone: making them is slow, and a dispatch checks thousands of people. */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
 /** Minutes since midnight of `at` in `timeZone`. */
 function minutesIn(timeZone: string, at: Date): number {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    clocks.set(timeZone, clock);
-  }
-  const parts = clock.formatToParts(at);
-  const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
-  const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
-  return hour * 60 + minute;
+  const { hour, minute } = wallClock(at, timeZone);
+  return Number(hour) * 60 + Number(minute);
 }
 
 const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
