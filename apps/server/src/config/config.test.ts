@@ -50,6 +50,13 @@ describe('configuration', () => {
     );
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE, 10 by default', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).databasePoolSize).toBe(40);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE: must be at least 1/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow(/DATABASE_POOL_SIZE: must be a whole number/);
+  });
+
   it('requires a real client key in production', () => {
     expect(() => loadConfig({ BTALK_ENV: 'production' })).toThrow(/API_KEY: must be set in production/);
   });

@@ -97,6 +97,12 @@ const Env = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection string' })
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int({ message: 'must be a whole number of connections' })
+    .min(1, { message: 'must be at least 1' })
+    .max(500, { message: 'must be at most 500' })
+    .default(10),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, { message: 'must be a redis:// connection string' })
@@ -385,6 +391,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Largest number of PostgreSQL connections this instance opens (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   redisUrl: string | undefined;
   /** The web client's `x-api-key`. */
   apiKey: string;
@@ -595,6 +603,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     dataDir: e.DATA_DIR === ':memory:' ? e.DATA_DIR : path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     apiKey: e.API_KEY ?? DEVELOPMENT_API_KEY,
     logLevel: e.LOG_LEVEL,

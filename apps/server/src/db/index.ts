@@ -76,8 +76,14 @@ export function openDatabase(options: OpenOptions): Db {
 }
 
 /** Opens the database of a configuration. */
-export function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Db {
-  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+export function openConfiguredDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+): Db {
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
 }
 
 /**
