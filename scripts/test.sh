@@ -8,6 +8,8 @@ step "lint and format (biome)"
 npx biome check .
 step "typecheck (tsc)"
 npm run --silent typecheck
+step "Debian nginx for the load-balancer tests"
+sh scripts/ensure-nginx.sh
 step "unit and API tests (vitest)"
 npx vitest run
 step "web build"

@@ -10,9 +10,11 @@ import { registerDevelopmentDirectory } from './directory/index.ts';
 import { registerApiKeyCheck } from './http/api-key.ts';
 import { AppError, errorHandler } from './http/errors.ts';
 import { registerNulByteCheck } from './http/nul-bytes.ts';
+import { registerPublicHostRedirect } from './http/publicHost.ts';
 import { registerRateLimits } from './http/rateLimits.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { responseSerializerCompiler } from './http/serializer.ts';
+import { metricsRoute, registerHttpMetrics } from './metrics/http.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
 import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
@@ -91,9 +93,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(responseSerializerCompiler(config.env !== 'production'));
   app.setErrorHandler(errorHandler);
   await registerSecurityHeaders(app, config);
+  if (ctx.metrics.scraped) registerHttpMetrics(app, ctx.metrics);
+  registerPublicHostRedirect(app, config);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    // Stopping: a proxy must not send another request down this connection (lifecycle.ts).
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => {
     await ctx.db.close();
@@ -110,7 +116,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   // Before any route, as @fastify/websocket requires; the realtime stream is its only user.
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // The plugin's own preClose would close every socket without a code (1005) before the realtime
+    // hub could say "going away" (1001, reconnect elsewhere): the hub closes its sockets itself.
+    preClose: (done) => done(),
+  });
 
   registerApiKeyCheck(app, config.apiKey, (route) => API_KEY_EXEMPT.includes(route));
   registerNulByteCheck(app);
@@ -138,6 +149,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     { prefix: '/api' },
   );
   await app.register(initConfigRoute(ctx));
+  await app.register(metricsRoute(config, ctx.metrics));
   await registerDevelopmentDirectory(app, ctx);
   await registerWebApp(app, config.webDist);
   return app;

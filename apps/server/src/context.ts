@@ -8,6 +8,8 @@ import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
 import { EventBus } from './events/bus.ts';
 import { createFileStorage, type FileStorage } from './files/storage.ts';
+import { Lifecycle } from './lifecycle.ts';
+import { Metrics } from './metrics/metrics.ts';
 import type { Channel } from './notifications/channels/channel.ts';
 import { createChannels } from './notifications/channels/index.ts';
 import { loadVapidKeys, type VapidKeys } from './notifications/vapid.ts';
@@ -31,12 +33,16 @@ export interface AppContext {
   sealer: Sealer;
   /** The server secret that signs access tokens; other keys are derived from it. */
   secret: Uint8Array;
-  /** Attachment contents (local folder by default). */
+  /** Attachment contents: the local folder, or an S3-compatible store when S3_BUCKET is set. */
   files: FileStorage;
   /** Who may see which realtime rooms, by room kind (realtime/rooms.ts). */
   rooms: RoomRegistry;
   /** The notification engine's channels (push, e-mail, Teams) and the Web Push identity. */
   notifications: { channels: Channel[]; vapid: VapidKeys | null };
+  /** Prometheus metrics of this server (metrics/): its own registry, never prom-client's global one. */
+  metrics: Metrics;
+  /** Whether this instance is stopping (SIGTERM): not ready, connections closing (lifecycle.ts). */
+  lifecycle: Lifecycle;
 }
 
 /** Builds the context of a server from its configuration and open database. */
@@ -58,8 +64,14 @@ export function createContext(config: Config, db: Db, version: string): AppConte
     directory: new DirectoryClient(config.directory, clientSecret),
     sealer: new Sealer(secret, 'database'),
     secret,
-    files: createFileStorage(config.dataDir),
+    files: createFileStorage(config),
     rooms: createRoomRegistry(),
     notifications: { channels: createChannels({ config, db, secret, vapid }), vapid },
+    metrics: new Metrics({
+      db,
+      version,
+      scraped: config.metrics.token !== null || config.metrics.port !== null,
+    }),
+    lifecycle: new Lifecycle(),
   };
 }

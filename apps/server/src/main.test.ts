@@ -116,4 +116,26 @@ describe('the server process', () => {
     expect(code).toBe(78);
     expect(stderr).toContain('PORT: must be a number');
   });
+
+  it('refuses to start with half of the S3 settings, naming the variable and hiding the secret', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', main],
+      {
+        env: { ...process.env, S3_ENDPOINT: 'http://127.0.0.1:9000', S3_SECRET_ACCESS_KEY: 'hunter2hunter2' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(78);
+    expect(output).toContain('S3_BUCKET: must be set when other S3_* variables are');
+    expect(output).not.toContain('hunter2');
+  });
 });

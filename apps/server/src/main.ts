@@ -7,11 +7,10 @@ import { seedDevelopment } from './directory/seedDevelopment.ts';
 import { DirectorySyncScheduler } from './directory/syncScheduler.ts';
 import { secureDataDir } from './files/dataDir.ts';
 import { UploadCleaner } from './files/uploadCleaner.ts';
+import { shutDown } from './lifecycle.ts';
+import { type MetricsListener, startMetricsListener } from './metrics/http.ts';
 import { NotificationWorker } from './notifications/worker.ts';
 import { serverVersion } from './version.ts';
-
-/** Largest time a SIGTERM may take before the process exits anyway. */
-const SHUTDOWN_DEADLINE_MS = 4000;
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -46,6 +45,7 @@ async function main(): Promise<void> {
     db: db.kysely,
     bus: ctx.bus,
     onError: (error) => app.log.error({ err: error }, 'call-tree escalation run failed; retrying'),
+    onRun: ctx.metrics.escalationRun,
   });
 
   // Notification deliveries (push, e-mail): every instance runs a worker; rows are claimed, so each
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     maxAttempts: config.notifications.maxAttempts,
     emailDelayMs: config.notifications.emailDelaySeconds * 1000,
     onError: (error) => app.log.error({ err: error }, 'notification delivery round failed; retrying'),
+    observer: ctx.metrics.deliveries,
   });
 
   // Uploads never taken into a post: every instance runs the clean-up; each row is deleted once.
@@ -77,22 +78,32 @@ async function main(): Promise<void> {
           intervalMs: config.directorySyncIntervalMinutes * 60_000,
           onSynced: (summary) => app.log.info(summary, 'directory sync done'),
           onError: (error) => app.log.error({ err: error }, 'directory sync failed; retrying next interval'),
+          onRun: ctx.metrics.directorySyncRun,
         })
       : null;
 
+  // SIGTERM: not ready at once, serve on for the drain, then stop accepting, close the sockets with
+  // 1001, finish the requests in flight, stop the workers, close Redis and the database (lifecycle.ts).
   let stopping = false;
+  // METRICS_PORT's listener: it closes last, so scrapes see the drain.
+  let metricsListener: MetricsListener | null = null;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    const { drainMs, timeoutMs } = config.shutdown;
+    app.log.info({ signal, drainMs, timeoutMs }, 'shutting down: not ready, draining');
     setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
+      app.log.error({ timeoutMs }, 'shutdown took longer than SHUTDOWN_TIMEOUT_SECONDS; exiting');
       process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS).unref();
-    Promise.all([escalations.stop(), deliveries.stop(), uploads.stop(), directorySync?.stop()])
-      .then(() => app.close())
+    }, timeoutMs).unref();
+    const workers = [escalations, deliveries, uploads, ...(directorySync ? [directorySync] : [])];
+    shutDown({ app, lifecycle: ctx.lifecycle, workers, drainMs })
+      .then(() => metricsListener?.close())
       .then(
-        () => process.exit(0),
+        () => {
+          app.log.info('stopped');
+          process.exit(0);
+        },
         (error: unknown) => {
           app.log.error({ err: error }, 'error while shutting down');
           process.exit(1);
@@ -103,14 +114,32 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.metrics.port !== null) {
+    metricsListener = await startMetricsListener(
+      ctx.metrics,
+      { host: config.metrics.host, port: config.metrics.port },
+      app.log,
+    );
+    app.log.info({ url: `${metricsListener.url}/metrics` }, 'metrics are served on METRICS_PORT');
+  }
   escalations.start();
   deliveries.start();
   directorySync?.start();
   uploads.start();
   app.log.info(
     { database: db.kind, url: config.publicUrl, durability: await durabilitySettings(db) },
-    `BTalk ${serverVersion} is running at ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,
+    `BTalk ${serverVersion} is running: open ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,
   );
+  // The file store is not waited for: /api/ready answers 503 with the reason until it can be used.
+  void ctx.files.check().then((files) => {
+    const store = config.s3 ? `the S3 bucket ${config.s3.bucket}` : 'DATA_DIR/files';
+    if (files.ok) app.log.info({ files: config.s3 ? 's3' : 'local' }, `attachments are kept in ${store}`);
+    else
+      app.log.warn({ reason: files.reason, detail: files.detail }, `attachments cannot go to ${store} yet`);
+  });
+  // A person at a terminal (npm start) sees the address to open whatever LOG_LEVEL says; pages
+  // opened at another host are sent there (http/publicHost.ts). Log collectors get JSON only.
+  if (process.stdout.isTTY) process.stdout.write(`\nBTalk is running: open ${config.publicUrl}\n\n`);
 }
 
 main().catch((error: unknown) => {

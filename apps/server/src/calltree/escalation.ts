@@ -175,7 +175,15 @@ export interface EscalationSchedulerOptions {
   batchSize?: number;
   /** Where a failed run is reported (it is retried at the next interval). */
   onError?: (error: unknown) => void;
+  /** Told how each run ended and how many people it escalated (the metrics count runs). */
+  onRun?: (outcome: EscalationRunOutcome, escalated: number) => void;
 }
+
+/**
+ * How a run of the escalation scheduler ended: it escalated people, found nobody due, left the work
+ * to the instance holding the lease, or failed.
+ */
+export type EscalationRunOutcome = 'escalated' | 'idle' | 'skipped' | 'failed';
 
 /**
  * Escalates non-responders in the background. Its state lives in the database (each person's due
@@ -203,19 +211,27 @@ export class EscalationScheduler {
   }
 
   async #run(): Promise<number> {
-    const { db, bus } = this.#options;
+    const { db, bus, onRun } = this.#options;
     const clock = this.#options.now ?? (() => new Date());
     const batch = this.#options.batchSize ?? 500;
     let total = 0;
-    for (;;) {
-      const at = clock();
-      if (!(await takeLease(db, ESCALATION_LEASE, this.holder, at, this.#options.leaseMs ?? 30_000)))
-        return total;
-      const n = await escalateDue(db, at, batch);
-      total += n;
-      if (n > 0) bus.committed();
-      if (n < batch) return total;
+    let leased = false;
+    try {
+      for (;;) {
+        const at = clock();
+        if (!(await takeLease(db, ESCALATION_LEASE, this.holder, at, this.#options.leaseMs ?? 30_000))) break;
+        leased = true;
+        const n = await escalateDue(db, at, batch);
+        total += n;
+        if (n > 0) bus.committed();
+        if (n < batch) break;
+      }
+    } catch (error) {
+      onRun?.('failed', total);
+      throw error;
     }
+    onRun?.(total > 0 ? 'escalated' : leased ? 'idle' : 'skipped', total);
+    return total;
   }
 
   /** Runs `tick` every interval until stopped. */

@@ -54,7 +54,9 @@ describe('configuration', () => {
     expect(loadConfig({}).databasePoolSize).toBe(10);
     expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).databasePoolSize).toBe(40);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE: must be at least 1/);
-    expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow(/DATABASE_POOL_SIZE: must be a whole number/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow(
+      /DATABASE_POOL_SIZE: must be a whole number/,
+    );
   });
 
   it('requires a real client key in production', () => {

@@ -13,6 +13,9 @@ export const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'REDIS_URL',
   'TEAMS_BOT_APP_PASSWORD',
+  'METRICS_TOKEN',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 /** Whether HOST only listens on this machine: `localhost`, 127.0.0.0/8 or ::1 (also IPv4-mapped). */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_REFUSED_EXTENSIONS, REFUSED_EXTENSION_PATTERN } from '@btalk/contracts';
 import { z } from 'zod';
 import { estimatedSecretBits, isLoopbackHost, MIN_SECRET_BITS, SECRET_VARIABLES } from './guards.ts';
+import { S3_BUCKET_PATTERN, S3_PREFIX_PATTERN, type S3Config, s3Config, s3Problems } from './s3.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -90,8 +91,28 @@ const Env = z.object({
   REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(120),
   HEADERS_TIMEOUT_SECONDS: seconds(1, 300).default(10),
   KEEP_ALIVE_TIMEOUT_SECONDS: seconds(1, 3600).default(72),
+  /** After SIGTERM, how long the instance keeps serving while /api/ready answers 503 (load balancers notice). */
+  SHUTDOWN_DRAIN_SECONDS: seconds(0, 300).default(0),
+  /** After SIGTERM, the most a graceful stop may take (drain included) before the process exits 1. */
+  SHUTDOWN_TIMEOUT_SECONDS: seconds(1, 3600).default(10),
   PUBLIC_URL: url('the address browsers use, e.g. https://btalk.example.org').optional(),
   ALLOW_HTTP_PUBLIC_URL: bool.default(false),
+  /** Page requests at another host than PUBLIC_URL's are sent there (http/publicHost.ts). */
+  REDIRECT_TO_PUBLIC_URL: bool.default(true),
+  /** Bearer token that opens GET /metrics on the main port (metrics/); unset: not served there. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { message: 'must be at least 16 characters (e.g. openssl rand -base64 24)' })
+    .optional(),
+  /** A port of its own that serves only GET /metrics, without a token; unset: no such listener. */
+  METRICS_PORT: z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(1, { message: 'must be between 1 and 65535' })
+    .max(65535, { message: 'must be between 1 and 65535' })
+    .optional(),
+  /** Address the metrics port listens on: keep it private (loopback or an internal network). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -337,6 +358,31 @@ const Env = z.object({
     .int()
     .min(1, { message: 'must be at least 1' })
     .default(100),
+  /** Attachments in an S3-compatible store (config/s3.ts, docs/storage.md); unset: DATA_DIR/files. */
+  S3_BUCKET: z
+    .string()
+    .regex(S3_BUCKET_PATTERN, {
+      message: 'must be a bucket name (3 to 63 letters, digits, dots, hyphens), not an address',
+    })
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,32}$/, { message: 'must be a region name such as us-east-1 or eu-central-1' })
+    .default('us-east-1'),
+  /** Checked in config/s3.ts, which never repeats it whole (it might carry a password). */
+  S3_ENDPOINT: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(S3_PREFIX_PATTERN, {
+      message:
+        'must be a key prefix such as btalk/ (letters, digits, . _ - and single slashes, no leading /)',
+    })
+    .optional(),
+  S3_SIGNED_DOWNLOADS: bool.default(false),
+  S3_SIGNED_URL_SECONDS: seconds(1, 3600).default(60),
 });
 
 /** Which directory people sign in with. */
@@ -387,9 +433,28 @@ export interface Config {
     /** An idle keep-alive connection is closed after this. */
     keepAliveMs: number;
   };
+  /** The graceful stop on SIGTERM (lifecycle.ts). */
+  shutdown: {
+    /** Serving on, not ready, before the instance stops accepting (SHUTDOWN_DRAIN_SECONDS). */
+    drainMs: number;
+    /** From the signal on, the most the stop may take; then the process exits 1 (SHUTDOWN_TIMEOUT_SECONDS). */
+    timeoutMs: number;
+  };
   /** The origin browsers use, without a trailing slash. */
   publicUrl: string;
+  /**
+   * Whether GET and HEAD page requests at another host than PUBLIC_URL's are redirected there
+   * (REDIRECT_TO_PUBLIC_URL, http/publicHost.ts): sign-in and the API only work at that origin.
+   */
+  redirectToPublicUrl: boolean;
+  /**
+   * Prometheus metrics (metrics/): GET /metrics on the main port with `token` as a bearer token,
+   * and/or a listener of their own at `host`:`port`, without a token. Neither: not served.
+   */
+  metrics: { token: string | null; port: number | null; host: string };
   dataDir: string;
+  /** Attachments in an S3-compatible object store (S3_*); null: the local folder DATA_DIR/files. */
+  s3: S3Config | null;
   databaseUrl: string | undefined;
   /** Largest number of PostgreSQL connections this instance opens (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
@@ -549,6 +614,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         'in clear); for a lab without TLS, set ALLOW_HTTP_PUBLIC_URL=true',
     );
   }
+  if (e.SHUTDOWN_DRAIN_SECONDS >= e.SHUTDOWN_TIMEOUT_SECONDS) {
+    missing.push(
+      `  SHUTDOWN_DRAIN_SECONDS, SHUTDOWN_TIMEOUT_SECONDS: the drain (${e.SHUTDOWN_DRAIN_SECONDS} s) must be ` +
+        `shorter than the timeout (${e.SHUTDOWN_TIMEOUT_SECONDS} s), which counts from the signal and ` +
+        'leaves time to finish requests',
+    );
+  }
   if (e.ENTRA_TENANT_ID && e.OIDC_ISSUER) {
     missing.push('  ENTRA_TENANT_ID, OIDC_ISSUER: set one of them, not both (Entra ID or another issuer)');
   }
@@ -586,6 +658,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       '  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither (npx web-push generate-vapid-keys)',
     );
   }
+  missing.push(...s3Problems(present, e));
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    missing.push(
+      `  METRICS_PORT: must differ from PORT (${e.PORT}): the metrics listener needs a port of its own`,
+    );
+  }
   if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -600,8 +678,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersMs: Math.min(e.HEADERS_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS) * 1000,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    shutdown: {
+      drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
     publicUrl,
+    redirectToPublicUrl: e.REDIRECT_TO_PUBLIC_URL,
+    metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     dataDir: e.DATA_DIR === ':memory:' ? e.DATA_DIR : path.resolve(e.DATA_DIR),
+    s3: s3Config(e),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,

@@ -6,11 +6,19 @@ import { makePrivateFile, makePrivateFolder } from '../files/dataDir.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect } from './sqlite-dialect.ts';
+import { WriterActivity } from './sqlite-writer.ts';
 
 export type { Database } from './schema.ts';
 
 /** Which engine a database runs on. */
 export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** How busy a database's connections are, for the metrics (metrics/database.ts). */
+export type DatabaseActivity =
+  /** PostgreSQL: the connection pool's counts now. */
+  | { kind: 'postgres'; pool(): { total: number; idle: number; waiting: number; max: number } }
+  /** A SQLite file: its group-commit writer (an in-memory database has none). */
+  | { kind: 'sqlite'; writer: WriterActivity };
 
 /** An open database: Kysely, the engine, and how to close it. */
 export interface Db {
@@ -18,6 +26,8 @@ export interface Db {
   kind: DatabaseKind;
   /** The PostgreSQL schema it works in, when not the default (tests give each run its own). */
   pgSchema?: string;
+  /** How busy its connections are; absent for an in-memory SQLite database. */
+  activity?: DatabaseActivity;
   close(): Promise<void>;
 }
 
@@ -50,9 +60,10 @@ export interface OpenOptions {
 /** Opens the database that the configuration names: PostgreSQL with `DATABASE_URL`, else SQLite. */
 export function openDatabase(options: OpenOptions): Db {
   if (options.databaseUrl) {
+    const max = options.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
+      max,
       types: pgTypes,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
@@ -60,6 +71,10 @@ export function openDatabase(options: OpenOptions): Db {
     return {
       kysely,
       kind: 'postgres',
+      activity: {
+        kind: 'postgres',
+        pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+      },
       ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
       close: () => kysely.destroy(),
     };
@@ -71,8 +86,13 @@ export function openDatabase(options: OpenOptions): Db {
     // 0600 before SQLite creates it (0644): its -wal and -shm files take the database file's mode.
     makePrivateFile(file);
   }
-  const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file) });
-  return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+  if (file === ':memory:') {
+    const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file) });
+    return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+  }
+  const writer = new WriterActivity();
+  const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file, writer) });
+  return { kysely, kind: 'sqlite', activity: { kind: 'sqlite', writer }, close: () => kysely.destroy() };
 }
 
 /** Opens the database of a configuration. */
@@ -104,9 +124,23 @@ async function migrator(db: Db): Promise<Migrator> {
   });
 }
 
+/**
+ * Whether a migration run failed only because a schema vanished while Kysely's migrator listed the
+ * database's tables (it calls `has_schema_privilege` on every schema's name): another BTalk, such as
+ * a parallel test run, dropped its own schema meanwhile. Such a run is tried again.
+ */
+function vanishedSchema(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '3F000';
+}
+
 /** Applies every pending migration; throws with the failing migration's name and cause. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const { error, results } = await (await migrator(db)).migrateToLatest();
+  let run = await (await migrator(db)).migrateToLatest();
+  // Each run is one transaction under the migration lock: a failed one applied nothing.
+  for (let retry = 0; retry < 5 && run.error && vanishedSchema(run.error); retry++) {
+    run = await (await migrator(db)).migrateToLatest();
+  }
+  const { error, results } = run;
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {

@@ -12,7 +12,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { adapt, openSqliteConnection } from './sqlite-connection.ts';
-import { SqliteWriter } from './sqlite-writer.ts';
+import { SqliteWriter, type WriterActivity } from './sqlite-writer.ts';
 
 /**
  * One use of the database by Kysely: a single query, or a transaction. A read outside a
@@ -89,16 +89,18 @@ class SqliteSession implements DatabaseConnection {
 /** Kysely's driver for a SQLite file: a read connection, and the write connection with group commit. */
 class SqliteFileDriver implements Driver {
   readonly #filename: string;
+  readonly #activity: WriterActivity | undefined;
   #writer: SqliteWriter | undefined;
   #reader: SqliteDatabase | undefined;
 
-  constructor(filename: string) {
+  constructor(filename: string, activity: WriterActivity | undefined) {
     this.#filename = filename;
+    this.#activity = activity;
   }
 
   async init(): Promise<void> {
     // The writer first: it creates the file and turns WAL on before the reader opens it.
-    this.#writer = new SqliteWriter(this.#filename);
+    this.#writer = new SqliteWriter(this.#filename, this.#activity);
     const reader = openSqliteConnection(this.#filename);
     // Reads only: writes go through the writer's batches.
     reader.exec('PRAGMA query_only = ON');
@@ -136,14 +138,15 @@ class SqliteFileDriver implements Driver {
  * acknowledged write survives a kill -9 and a power cut). A file gets a read connection and a write
  * connection with group commit (`sqlite-writer.ts`): one fsync for the writes of many requests.
  * `:memory:` (most tests) is one database per connection, so it keeps Kysely's single connection.
+ * `activity` is told how busy the write connection is (a file only).
  */
-export function createSqliteDialect(filename: string): Dialect {
+export function createSqliteDialect(filename: string, activity?: WriterActivity): Dialect {
   if (filename === ':memory:') {
     return new SqliteDialect({ database: () => Promise.resolve(adapt(openSqliteConnection(filename))) });
   }
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new SqliteFileDriver(filename),
+    createDriver: () => new SqliteFileDriver(filename, activity),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };

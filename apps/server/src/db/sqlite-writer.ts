@@ -7,6 +7,27 @@ const SAVEPOINT = 'btalk_write';
 /** A batch is committed once this many transactions are in it, even if more are waiting. */
 const MAX_BATCH = 64;
 
+/**
+ * What the write connection tells whoever watches it (the metrics, metrics/database.ts): how many
+ * transactions wait for it now, and the size of each batch it commits.
+ */
+export class WriterActivity {
+  /** Transactions waiting for the write connection (not counting the one holding it). */
+  waiting = 0;
+  readonly #listeners = new Set<(size: number) => void>();
+
+  /** Calls `listener` with the number of transactions of each batch committed; answers how to stop. */
+  onCommit(listener: (size: number) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Called by the writer after a successful COMMIT of `size` transactions. */
+  committed(size: number): void {
+    for (const listener of this.#listeners) listener(size);
+  }
+}
+
 /** A transaction released into the open batch, waiting for the batch's COMMIT. */
 interface Waiting {
   resolve(): void;
@@ -32,11 +53,13 @@ export class SqliteWriter {
   #savepointOpen = false;
   #commitScheduled = false;
   #batch: Waiting[] = [];
+  readonly #activity: WriterActivity;
 
-  /** Opens the write connection of a database file. */
-  constructor(filename: string) {
+  /** Opens the write connection of a database file; `activity` is told how busy it is. */
+  constructor(filename: string, activity: WriterActivity = new WriterActivity()) {
     this.#connection = openSqliteConnection(filename);
     this.#db = adapt(this.#connection);
+    this.#activity = activity;
   }
 
   /** Waits until the write connection is this caller's. */
@@ -46,7 +69,10 @@ export class SqliteWriter {
       this.#locked = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.#queue.push(resolve));
+    return new Promise((resolve) => {
+      this.#queue.push(resolve);
+      this.#activity.waiting = this.#queue.length;
+    });
   }
 
   /** Gives the connection to the next caller; when nobody waits, the batch is committed soon. */
@@ -54,6 +80,7 @@ export class SqliteWriter {
     this.#locked = false;
     if (this.#batchOpen && this.#batch.length >= MAX_BATCH) this.#commit();
     const next = this.#queue.shift();
+    this.#activity.waiting = this.#queue.length;
     if (next) {
       this.#locked = true;
       next();
@@ -88,6 +115,7 @@ export class SqliteWriter {
       if (failure) waiting.reject(failure);
       else waiting.resolve();
     }
+    if (!failure) this.#activity.committed(batch.length);
   }
 
   /** Runs `work` on the connection; notices when SQLite has rolled the whole batch back. */

@@ -19,6 +19,8 @@ export interface DirectorySyncSchedulerOptions {
   onSynced?(summary: DirectorySyncSummary): void;
   /** Told when a sync failed; the next interval tries again. */
   onError?(error: unknown): void;
+  /** Told how each run ended: synced, left to the instance holding the lease, or failed (metrics). */
+  onRun?(outcome: 'synced' | 'skipped' | 'failed'): void;
 }
 
 /**
@@ -41,10 +43,18 @@ export class DirectorySyncScheduler extends PeriodicJob<DirectorySyncSummary | n
   /** One run: syncs when this instance holds the lease. Answers the sync's summary, or null. */
   protected async run(): Promise<DirectorySyncSummary | null> {
     const { ctx, intervalMs } = this.#options;
-    if (!(await takeLease(ctx.db.kysely, DIRECTORY_SYNC_LEASE, this.holder, new Date(), intervalMs))) {
-      return null;
+    let summary: DirectorySyncSummary | null;
+    try {
+      if (!(await takeLease(ctx.db.kysely, DIRECTORY_SYNC_LEASE, this.holder, new Date(), intervalMs))) {
+        this.#options.onRun?.('skipped');
+        return null;
+      }
+      summary = await syncDirectoryPeople(ctx);
+    } catch (error) {
+      this.#options.onRun?.('failed');
+      throw error;
     }
-    const summary = await syncDirectoryPeople(ctx);
+    this.#options.onRun?.(summary ? 'synced' : 'skipped');
     if (summary) this.#options.onSynced?.(summary);
     return summary;
   }

@@ -64,4 +64,17 @@ describe('the local file storage', () => {
     await expect(storage.put(key, broken)).rejects.toThrow('the client went away');
     await expect(storage.head(key, 4)).rejects.toThrow(/ENOENT/);
   });
+
+  it('is not ready when its folder is gone, and says why without the path', async () => {
+    const storage = new LocalFileStorage(path.join(root, 'gone', 'files'));
+    expect(await storage.check()).toEqual({ ok: true });
+    rmSync(path.join(root, 'gone'), { recursive: true, force: true });
+    const check = await storage.check();
+    expect(check).toMatchObject({
+      ok: false,
+      reason: 'the file store (DATA_DIR/files) cannot be written (ENOENT)',
+    });
+    expect(check.ok || check.reason).not.toContain(root);
+    expect(check.ok || check.detail).toContain(root);
+  });
 });

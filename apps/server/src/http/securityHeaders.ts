@@ -1,6 +1,7 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.ts';
+import { signedDownloadOrigin } from '../files/s3Storage.ts';
 
 /**
  * The hosts that may show BTalk in a frame: Microsoft Teams and the Microsoft 365 apps that host
@@ -32,6 +33,8 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
   const socket = `${site.protocol === 'https:' ? 'wss:' : 'ws:'}//${site.host}`;
   // The web app's Graph client (photos, profile) calls the directory's Graph from the browser.
   const graph = config.directory.graphBase ? [new URL(config.directory.graphBase).origin] : [];
+  // S3_SIGNED_DOWNLOADS: the API redirects file downloads to the object store, which fetch follows.
+  const store = config.s3?.signedDownloads ? [signedDownloadOrigin(config.s3)] : [];
   return {
     'default-src': ["'self'"],
     // Scripts from this origin only: index.html has no inline script (the service worker is
@@ -45,9 +48,9 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
     // The API (PUBLIC_URL's origin, also when the page was opened under another name), the
-    // realtime WebSocket, and the directory's Graph.
+    // realtime WebSocket, the directory's Graph, and the object store of signed downloads.
     // Not teams-js' fetch of Microsoft's current list of Teams hosts: refused, it uses its bundled copy.
-    'connect-src': [...new Set(["'self'", site.origin, socket, ...graph])],
+    'connect-src': [...new Set(["'self'", site.origin, socket, ...graph, ...store])],
     'media-src': ["'self'", 'blob:'],
     'worker-src': ["'self'"],
     'manifest-src': ["'self'"],

@@ -11,6 +11,15 @@ import { pathOf, pathOfMany, wordMany, wordOne } from './wording.ts';
 /** How long after a commit the worker looks at the outbox (commits in between share the look). */
 const COMMIT_WAKE_MS = 50;
 
+/** How a try of deliveries ended: sent, nothing to send, to be retried, or a dead letter. */
+export type DeliveryOutcome = 'sent' | 'skipped' | 'retry' | 'dead';
+
+/** Told how each try of deliveries ended (the metrics count them: metrics/metrics.ts). */
+export interface DeliveryObserver {
+  /** `count` deliveries on `channel` ended their try with `outcome`. */
+  delivered(channel: ChannelName, outcome: DeliveryOutcome, count: number): void;
+}
+
 /** What the worker needs. */
 export interface WorkerOptions {
   db: Kysely<Database>;
@@ -34,6 +43,8 @@ export interface WorkerOptions {
   /** Sends under way at once. */
   concurrency?: number;
   onError?: (error: unknown) => void;
+  /** Told how each try ended. */
+  observer?: DeliveryObserver;
 }
 
 /** One message to send: a person's deliveries on a channel, worded. */
@@ -60,7 +71,8 @@ export interface RoundResult {
  */
 export class NotificationWorker {
   readonly id = newId();
-  readonly #o: Required<Omit<WorkerOptions, 'bus' | 'onError'>> & Pick<WorkerOptions, 'bus' | 'onError'>;
+  readonly #o: Required<Omit<WorkerOptions, 'bus' | 'onError' | 'observer'>> &
+    Pick<WorkerOptions, 'bus' | 'onError' | 'observer'>;
   readonly #channels: Map<ChannelName, Channel>;
   #timer: NodeJS.Timeout | null = null;
   #soon: NodeJS.Timeout | null = null;
@@ -218,6 +230,7 @@ export class NotificationWorker {
     const skip = (reason: string, rows: DeliveryRow[]) => {
       skipped.set(reason, [...(skipped.get(reason) ?? []), ...rows.map((d) => d.id)]);
       result.skipped += rows.length;
+      if (rows.length > 0) this.#o.observer?.delivered(rows[0]!.channel, 'skipped', rows.length);
     };
     const outgoing: Outgoing[] = [];
     for (const group of groups) {
@@ -290,12 +303,17 @@ export class NotificationWorker {
     const skipped = new Map<string, string[]>();
     for (const [item, outcome] of outcomes) {
       const ids = item.deliveries.map((d) => d.id);
+      const observe = (how: DeliveryOutcome, count: number) => {
+        if (count > 0) this.#o.observer?.delivered(item.channel.name, how, count);
+      };
       if (outcome.status === 'sent') {
         sent.push(...ids);
         result.sent += ids.length;
+        observe('sent', ids.length);
       } else if (outcome.status === 'skipped') {
         skipped.set(outcome.reason, [...(skipped.get(outcome.reason) ?? []), ...ids]);
         result.skipped += ids.length;
+        observe('skipped', ids.length);
       } else {
         const dead = await markFailed(
           this.#o.db,
@@ -308,6 +326,8 @@ export class NotificationWorker {
         );
         result.dead += dead;
         result.failed += ids.length - dead;
+        observe('dead', dead);
+        observe('retry', ids.length - dead);
       }
     }
     for (let i = 0; i < sent.length; i += 1000)

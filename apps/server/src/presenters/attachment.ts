@@ -22,11 +22,19 @@ function shownInline(row: AttachmentRow): boolean {
   return row.kind === 'image' || row.content_type === 'application/pdf';
 }
 
+/** The headers an attachment's content is sent with (`attachmentContentHeaders`). */
+export interface AttachmentContentHeaders extends Record<string, string> {
+  'content-type': string;
+  'content-length': string;
+  'content-disposition': string;
+  'cache-control': string;
+}
+
 /**
  * The headers of an attachment's content: images and PDFs (by their content, never their name)
  * inline, anything else a download; never sniffed, and no script of the file runs on our origin.
  */
-export function attachmentContentHeaders(row: AttachmentRow): Record<string, string> {
+export function attachmentContentHeaders(row: AttachmentRow): AttachmentContentHeaders {
   const inline = shownInline(row);
   return {
     'content-type': inline ? row.content_type : 'application/octet-stream',

@@ -96,4 +96,26 @@ describe('a connection in the sliced fan-out', () => {
     expect(waiting!.received).toEqual(['event 7', 'pong']);
     await expect.poll(() => all[0]!.received).toEqual(['event 7']);
   });
+
+  it("sends what waited while catching up from every room it follows, everyone's rooms included", async () => {
+    const { all, ...rest } = await connections(1);
+    stop = rest.stop;
+    const { connection, received } = all[0]!;
+    // Its own room, and an organisation-wide topic's, which only the hub's everyone set holds.
+    connection.rooms = new Set(['topic:members']);
+    const everyone = new Set(['topic:t']);
+    connection.follows = (room) => connection.rooms.has(room) || everyone.has(room);
+    let release: () => void = () => {};
+    const replaying = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    connection.runExclusive(() => replaying);
+    // Live events while the replay after hello runs: they wait in the queue.
+    connection.deliver(outgoing(event(1)));
+    connection.deliver(outgoing({ ...event(2), room: 'topic:hidden' }));
+    connection.deliver(outgoing({ ...event(3), room: 'topic:members' }));
+    expect(received).toEqual([]);
+    release();
+    await expect.poll(() => received).toEqual(['event 1', 'event 3']);
+  });
 });

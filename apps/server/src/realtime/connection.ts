@@ -58,6 +58,12 @@ export class Connection implements Flushable {
   rooms = new Set<string>();
   /** For some rooms, which of their events the person may receive (the rest: all). */
   filters = new Map<string, EventFilter>();
+  /**
+   * Whether the connection receives a room now: its own `rooms`, and for the hub also everyone's
+   * rooms (organisation-wide topics), which no connection lists. Events that waited in the queue
+   * are sent only from rooms it follows.
+   */
+  follows: (room: string) => boolean = (room) => this.rooms.has(room);
   /** The greatest `seq` sent on this socket. */
   sentSeq = 0;
   /** Answered the last heartbeat ping. */
@@ -198,7 +204,7 @@ export class Connection implements Flushable {
     this.#queue = null;
     queued.sort((a, b) => a.event.seq - b.event.seq);
     for (const item of queued) {
-      if (this.rooms.has(item.event.room)) this.sendEvent(item);
+      if (this.follows(item.event.room)) this.sendEvent(item);
     }
   }
 

@@ -40,6 +40,10 @@ const HEARTBEAT_SLICES = 10;
 const WRITE_SLICE = 1024;
 /** How often retention runs. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The close reason of 1001: the client reconnects (to another instance) and resumes. */
+const GOING_AWAY_REASON = 'server is shutting down; reconnect';
+/** A socket closed before its hello is cut if the close handshake takes longer. */
+const CLOSE_HANDSHAKE_MS = 5000;
 
 function sameKey(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -60,6 +64,8 @@ export class RealtimeHub {
   readonly #limits: RealtimeLimits;
   readonly #rooms = new Map<string, Set<Connection>>();
   readonly #connections = new Set<Connection>();
+  /** Every open socket, signed in or still before its `hello`, to close them all when stopping. */
+  readonly #sockets = new Set<WebSocket>();
   /** Each person's sockets on this instance, to open a room to many people at once. */
   readonly #byUser = new Map<string, Set<Connection>>();
   readonly #heartbeats = new HeartbeatSlices<Connection>(HEARTBEAT_SLICES);
@@ -71,6 +77,7 @@ export class RealtimeHub {
   #everyone = new Set<string>();
   readonly #timers: NodeJS.Timeout[] = [];
   #unsubscribeBus: () => void = () => {};
+  #untrackMetrics: () => void = () => {};
   /** The greatest `seq` read from the log and fanned out. */
   position = 0;
   #reading = false;
@@ -97,6 +104,8 @@ export class RealtimeHub {
     await this.#findHead().catch((error: unknown) =>
       this.#log.warn({ err: error }, 'realtime: the event log is not readable yet; retrying'),
     );
+    // Scrapes read the sockets and the position (metrics/metrics.ts).
+    this.#untrackMetrics = this.#ctx.metrics.trackHub(this);
     this.#unsubscribeBus = this.#ctx.bus.onCommitted(() => {
       this.wake();
       this.#signal.publishCommitted();
@@ -138,6 +147,11 @@ export class RealtimeHub {
   /** Number of signed-in sockets on this instance. */
   get connectionCount(): number {
     return this.#connections.size;
+  }
+
+  /** Number of open sockets on this instance, signed in or still before their `hello`. */
+  get socketCount(): number {
+    return this.#sockets.size;
   }
 
   /** Deletes events past retention (any instance may; it is idempotent). */
@@ -225,6 +239,8 @@ export class RealtimeHub {
     const subscribers = this.#subscribers(event.room);
     const item = outgoing(event);
     for (const connection of subscribers) connection.deliver(item);
+    // Its first slice of sockets is written in this turn (SlicedWrites): the lag up to here.
+    this.#ctx.metrics.delivered(event.createdAt);
     const scope = this.#ctx.rooms.accessChangedBy(event);
     if (scope === 'everyone') {
       for (const connection of this.#connections) this.#reevaluate(connection, event);
@@ -312,9 +328,10 @@ export class RealtimeHub {
   /** Takes a new socket: waits for `hello`, then streams. */
   accept(socket: WebSocket): void {
     if (this.#stopped) {
-      socket.close(RealtimeCloseCode.goingAway, 'server is shutting down; reconnect');
+      socket.close(RealtimeCloseCode.goingAway, GOING_AWAY_REASON);
       return;
     }
+    this.#sockets.add(socket);
     let connection: Connection | null = null;
     let helloSeen = false;
     let expiry: NodeJS.Timeout | undefined;
@@ -343,6 +360,7 @@ export class RealtimeHub {
       if (connection) connection.alive = true;
     });
     socket.on('close', () => {
+      this.#sockets.delete(socket);
       clearTimeout(helloDeadline);
       clearTimeout(expiry);
       if (connection) this.#remove(connection);
@@ -450,6 +468,9 @@ export class RealtimeHub {
         connection.close(1011, 'server error; reconnect');
       },
     );
+    // Everyone's rooms too: an event of an organisation-wide topic that waits while the socket
+    // catches up (its replay after hello) must not be dropped when the queue is sent.
+    connection.follows = (room) => this.#follows(connection, room);
     this.#connections.add(connection);
     this.#heartbeats.add(connection);
     let mine = this.#byUser.get(connection.user.id);
@@ -548,14 +569,31 @@ export class RealtimeHub {
     }
   }
 
-  /** Stops reading and closes every socket with "going away", so clients reconnect elsewhere. */
-  async stop(): Promise<void> {
+  /**
+   * Stops reading and accepting, and closes every socket with "going away" (1001), so that clients
+   * reconnect (through the load balancer, to another instance) and resume from their last `seq`.
+   * Commits of requests still in flight are still signalled to the other instances.
+   */
+  drain(): void {
+    if (this.#stopped) return;
     this.#stopped = true;
-    this.#unsubscribeBus();
     for (const timer of this.#timers) clearInterval(timer);
     for (const connection of this.#connections) {
-      connection.close(RealtimeCloseCode.goingAway, 'server is shutting down; reconnect');
+      connection.close(RealtimeCloseCode.goingAway, GOING_AWAY_REASON);
     }
+    // Sockets still before (or in) their hello: no Connection yet to close them.
+    for (const socket of this.#sockets) {
+      if (socket.readyState !== socket.OPEN) continue;
+      socket.close(RealtimeCloseCode.goingAway, GOING_AWAY_REASON);
+      setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_MS).unref();
+    }
+  }
+
+  /** Drains, then leaves the cluster signal: the last step, once no request is in flight. */
+  async stop(): Promise<void> {
+    this.drain();
+    this.#unsubscribeBus();
+    this.#untrackMetrics();
     await this.#signal.close();
   }
 }

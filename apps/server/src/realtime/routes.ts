@@ -12,7 +12,12 @@ export function realtimeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (api) => {
     const hub = new RealtimeHub(ctx, api.log);
     await hub.start();
+    // Sockets close as soon as the server starts closing; the cluster signal stays until requests
+    // in flight have finished, so their commits still reach the other instances at once.
     api.addHook('preClose', async () => {
+      hub.drain();
+    });
+    api.addHook('onClose', async () => {
       await hub.stop();
     });
     const allowed = new Set(ctx.config.realtime.allowedOrigins);

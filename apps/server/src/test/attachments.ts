@@ -83,3 +83,13 @@ export function storedKeys(server: TestServer): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => path.basename(entry.name));
 }
+
+/**
+ * The storage keys of every stored file, whichever the storage: the local folder, or the objects of
+ * the test server's local S3 (`useTestServer(kind, env, { s3: true })`) without S3_PREFIX.
+ */
+export async function storedFileKeys(server: TestServer): Promise<string[]> {
+  if (!server.s3) return storedKeys(server);
+  const prefix = server.ctx.config.s3?.prefix;
+  return (await server.s3.keys()).map((key) => (prefix ? key.slice(prefix.length + 1) : key));
+}

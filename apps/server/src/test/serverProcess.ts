@@ -24,8 +24,12 @@ export const JWT_SECRET = randomBytes(36).toString('base64url');
 
 /** The real server, running as a child process. */
 export interface ServerProcess {
-  /** Its address, e.g. `http://127.0.0.1:43123`; also its PUBLIC_URL and so its tokens' issuer. */
+  /** Its own address, e.g. `http://127.0.0.1:43123`. */
   url: string;
+  /** Its PUBLIC_URL (its tokens' issuer): `url` unless the test put a load balancer in front. */
+  publicUrl: string;
+  /** The port it listens on (a restart can take the same one). */
+  port: number;
   /** The last part of what it printed, for failure messages. */
   output(): string;
   /** How its database flushes commits, from its start-up log line (`durability`). */
@@ -36,10 +40,18 @@ export interface ServerProcess {
   terminate(): Promise<number | null>;
 }
 
-/** Starts `main.ts` with `env` on a free loopback port and waits until /api/ready answers 200. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/**
+ * Starts `main.ts` with `env` on a loopback port (`options.port`, e.g. to restart an instance behind
+ * a load balancer where it was, or a free one) and waits until /api/ready answers 200. PUBLIC_URL is
+ * its own address unless `env` says otherwise (the load balancer's).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { port?: number } = {},
+): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const publicUrl = env.PUBLIC_URL ?? url;
   const child: ChildProcess = spawn(
     process.execPath,
     ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', main],
@@ -49,7 +61,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         BTALK_ENV: 'test',
         HOST: '127.0.0.1',
         PORT: String(port),
-        PUBLIC_URL: url,
+        PUBLIC_URL: publicUrl,
         // info: the start-up line says how the database flushes commits.
         LOG_LEVEL: 'info',
         JWT_SECRET,
@@ -80,6 +92,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   const server: ServerProcess = {
     url,
+    publicUrl,
+    port,
     output: () => output,
     async durability() {
       // The line is written just after the server starts listening: give the pipe a moment.
@@ -99,7 +113,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return child.exitCode;
     },
   };
-  const deadline = Date.now() + 30_000;
+  // Generous: a start takes a few seconds, and several times that on a loaded 2-core machine.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (gone()) throw new Error(`the server exited (${child.exitCode}) before it was ready:\n${output}`);
     try {
@@ -111,7 +126,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }
     if (Date.now() > deadline) {
       await server.kill9();
-      throw new Error(`the server at ${url} was not ready within 30 s:\n${output}`);
+      throw new Error(`the server at ${url} was not ready within 60 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -174,14 +189,29 @@ export async function prepareData(kind: DatabaseKind): Promise<PreparedData> {
   };
 }
 
-/** fetch() against a server as the person: x-api-key, bearer token, JSON. */
-export async function apiAs(server: ServerProcess, data: Pick<PreparedData, 'userId' | 'sessionId'>) {
-  const token = await new AccessTokens(new TextEncoder().encode(JWT_SECRET), server.url, 900).sign(
+/** An access token of the person for servers whose PUBLIC_URL is `publicUrl`. */
+export function accessTokenFor(
+  publicUrl: string,
+  data: Pick<PreparedData, 'userId' | 'sessionId'>,
+): Promise<string> {
+  return new AccessTokens(new TextEncoder().encode(JWT_SECRET), publicUrl, 900).sign(
     data.userId,
     data.sessionId,
   );
+}
+
+/**
+ * fetch() against a server as the person: x-api-key, bearer token, JSON. `base` is where requests
+ * go: the server itself, or the load balancer in front of it.
+ */
+export async function apiAs(
+  server: Pick<ServerProcess, 'url' | 'publicUrl'>,
+  data: Pick<PreparedData, 'userId' | 'sessionId'>,
+  base = server.url,
+) {
+  const token = await accessTokenFor(server.publicUrl, data);
   return (pathname: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${pathname}`, {
+    fetch(`${base}${pathname}`, {
       ...init,
       headers: {
         'x-api-key': DEVELOPMENT_API_KEY,

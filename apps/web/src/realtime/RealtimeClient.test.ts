@@ -163,6 +163,36 @@ describe('RealtimeClient against a real WebSocket server', () => {
     expect(received).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('on 1001 (a server instance stopping) reconnects and resumes, with no refresh, sign-out or error', async () => {
+    const refreshes: Array<string | null> = [];
+    let signedOut = 0;
+    let termsAsked = 0;
+    const c = connect({
+      refresh: async (old) => {
+        refreshes.push(old);
+        return false;
+      },
+      onSignedOut: () => (signedOut += 1),
+      onTermsRequired: () => (termsAsked += 1),
+    });
+    await until(() => c.state.getState().status === 'connected', 'ready');
+    server.add();
+    await until(() => received.length === 1, 'first event');
+    const statuses: string[] = [];
+    c.state.subscribe(() => statuses.push(c.state.getState().status));
+    // Committed elsewhere, not sent on this socket; then the hub closes it, as on SIGTERM.
+    server.add(false);
+    server.add(false);
+    for (const s of server.sockets) s.close(1001, 'server is shutting down; reconnect');
+    await until(() => received.length === 3, 'the events committed while it reconnected');
+    expect(received).toEqual([1, 2, 3]);
+    expect(server.hellos.at(-1)?.lastSeq).toBe(1);
+    expect(c.state.getState().status).toBe('connected');
+    expect(statuses).toContain('reconnecting');
+    expect(statuses).not.toContain('stopped');
+    expect({ refreshes, signedOut, termsAsked }).toEqual({ refreshes: [], signedOut: 0, termsAsked: 0 });
+  });
+
   it('keeps retrying with backoff while the server is away', async () => {
     const c = connect();
     await until(() => c.state.getState().status === 'connected', 'ready');

@@ -16,6 +16,7 @@ import {
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { loadRefusedTypes } from '../../files/refusedTypes.ts';
+import { isMissingFile } from '../../files/storage.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
@@ -121,7 +122,9 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/attachments/:attachmentId',
       {
         schema: {
-          summary: 'The content of an attachment (images inline, other files as downloads)',
+          summary:
+            'The content of an attachment (images inline, other files as downloads); with S3_SIGNED_DOWNLOADS ' +
+            'a 302 to a short-lived address of the object store',
           params: AttachmentParams,
         },
       },
@@ -130,14 +133,22 @@ export function attachmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const target = await loadAttachmentAccess(ctx.db.kysely, user, request.params.attachmentId);
         authorize(user, 'download', target);
         const row = target.attachment!;
+        const headers = attachmentContentHeaders(row);
+        // S3_SIGNED_DOWNLOADS: the store sends the bytes itself, with the same headers, for a short while.
+        const signed = await ctx.files.downloadUrl(row.storage_key, {
+          contentType: headers['content-type'],
+          contentDisposition: headers['content-disposition'],
+          cacheControl: headers['cache-control'],
+        });
+        if (signed) return reply.code(302).headers({ location: signed, 'cache-control': 'no-store' }).send();
         const stream = await ctx.files.read(row.storage_key).catch((error: unknown) => {
           // The row outlived its file (a clean-up between the two reads): as good as gone.
-          if ((error as { code?: string }).code === 'ENOENT') {
+          if (isMissingFile(error)) {
             throw new AppError('notFound', 'No such file, or its topic is only for its members.');
           }
           throw error;
         });
-        return reply.headers(attachmentContentHeaders(row)).send(stream);
+        return reply.headers(headers).send(stream);
       },
     );
   };

@@ -1,9 +1,13 @@
+import { once } from 'node:events';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { ErrorCode, InitConfig } from '@btalk/contracts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createContext } from '../../context.ts';
-import { openDatabase } from '../../db/index.ts';
+import { migrateToLatest, openDatabase } from '../../db/index.ts';
+import { S3_CHECK_TIMEOUT_MS } from '../../files/s3Storage.ts';
 import { describeEachDatabase } from '../../test/db.ts';
+import { freePort } from '../../test/listening.ts';
 import { testConfig, useTestServer } from '../../test/server.ts';
 
 describeEachDatabase('system routes', (kind) => {
@@ -124,5 +128,61 @@ describe('unexpected errors', () => {
     const res = await app.inject({ method: 'GET', url: '/topics/1' });
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain('npm start');
+  });
+});
+
+describe('readiness and the file store', () => {
+  const sockets = new Set<Socket>();
+  // Takes connections and never answers: a hung store, or one behind a firewall that drops packets.
+  const silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  beforeAll(async () => {
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+  });
+
+  /** /api/ready of a server whose attachments are in an S3 store at `endpoint`. */
+  async function readyWithStoreAt(endpoint: string) {
+    const config = testConfig({
+      S3_BUCKET: 'btalk',
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: 'btalk-app',
+      S3_SECRET_ACCESS_KEY: 'hunter2hunter2',
+    });
+    const db = openDatabase({ dataDir: ':memory:' });
+    await migrateToLatest(db);
+    const app = await buildApp(createContext(config, db, 'test'), { logger: false });
+    try {
+      return await app.inject({ method: 'GET', url: '/api/ready' });
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('answers 503 naming the file store when its port is closed, without its address or key', async () => {
+    const res = await readyWithStoreAt(`http://127.0.0.1:${await freePort()}`);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: ErrorCode.unavailable,
+      message: 'Not ready: the file store (S3) cannot be reached (ECONNREFUSED) (see the log).',
+      details: [{ field: 'fileStore', reason: 'the file store (S3) cannot be reached (ECONNREFUSED)' }],
+    });
+    expect(res.body).not.toMatch(/127\.0\.0\.1|hunter2|btalk-app/);
+  });
+
+  it('answers 503 instead of waiting for a store that never answers', async () => {
+    const address = silent.address() as AddressInfo;
+    const res = await readyWithStoreAt(`http://127.0.0.1:${address.port}`);
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe(
+      `Not ready: the file store (S3) did not answer within ${S3_CHECK_TIMEOUT_MS / 1000} s (see the log).`,
+    );
+    expect(sockets.size).toBeGreaterThan(0);
   });
 });

@@ -29,13 +29,20 @@ export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/ready',
       {
         schema: {
-          summary: 'The database is reachable and migrated (no x-api-key needed)',
+          summary: 'The database is reachable and migrated, and the file store answers (no x-api-key needed)',
           security: [],
           response: { 200: okEnvelope(ReadyResponse) },
         },
       },
       async (request) => {
-        const ready = await checkReady(ctx.db);
+        // Stopping (SIGTERM): load balancers and probes must send the traffic elsewhere, at once.
+        if (ctx.lifecycle.draining) {
+          throw new AppError('unavailable', 'Not ready: this instance is shutting down.', [
+            { field: 'instance', reason: 'shutting down' },
+          ]);
+        }
+        // Side by side: the file store's check answers within a few seconds (S3_CHECK_TIMEOUT_MS).
+        const [ready, files] = await Promise.all([checkReady(ctx.db), ctx.files.check()]);
         if (!ready.ok) {
           // Probes call this without a key: the reason (a driver's message may name hosts, users or
           // paths) goes to the log only.
@@ -44,6 +51,13 @@ export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'unavailable',
             'Not ready: the database is unreachable or not migrated (see the log).',
           );
+        }
+        if (!files.ok) {
+          // The reason names no host and no secret; the store's own message goes to the log.
+          request.log.warn({ reason: files.reason, detail: files.detail }, 'not ready: file store');
+          throw new AppError('unavailable', `Not ready: ${files.reason} (see the log).`, [
+            { field: 'fileStore', reason: files.reason },
+          ]);
         }
         return ok({ status: 'ready' as const, database: ctx.db.kind, migration: ready.migration });
       },
