@@ -16,8 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Post, PostPage } from '@btalk/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokens } from '../auth/accessTokens.ts';
-import { DEVELOPMENT_API_KEY, loadConfig } from '../config/index.ts';
+import { loadConfig } from '../config/index.ts';
 import { type DatabaseKind, openDatabase } from '../db/index.ts';
 import { LocalFileStorage } from '../files/storage.ts';
 import { multipart } from '../test/attachments.ts';
@@ -25,6 +24,7 @@ import { describeEachDatabase, TEST_DATABASE_URL } from '../test/db.ts';
 import { buildUser } from '../test/factories.ts';
 import { useLocalS3 } from '../test/s3.ts';
 import {
+  type Api,
   apiAs,
   type PreparedData,
   prepareData,
@@ -89,25 +89,6 @@ function runScript(
 function configOf(env: Record<string, string>) {
   return loadConfig({ BTALK_ENV: 'test', ...env });
 }
-
-/** fetch() as a person with a token signed by `secret` (the server's own, from its DATA_DIR). */
-async function apiWith(server: ServerProcess, secret: string, person: { userId: string; sessionId: string }) {
-  const token = await new AccessTokens(new TextEncoder().encode(secret), server.url, 900).sign(
-    person.userId,
-    person.sessionId,
-  );
-  return (pathname: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${pathname}`, {
-      ...init,
-      headers: {
-        'x-api-key': DEVELOPMENT_API_KEY,
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        ...init.headers,
-      },
-    });
-}
-type Api = Awaited<ReturnType<typeof apiWith>>;
 
 /** The `data` of an answer that must be `code: 0`. */
 async function dataOf<T>(res: Response, what: string): Promise<T> {
@@ -372,7 +353,7 @@ describeEachDatabase('backup and restore', (kind) => {
     ]);
     expect(readdirSync(dataDir).filter((name) => !known.has(name))).toEqual([]);
 
-    const admin = await apiWith(first, secret, data);
+    const admin = await apiAs(first, data, { secret });
     const topic = await dataOf<{ id: string }>(
       await admin('/api/topics', {
         method: 'POST',
@@ -403,7 +384,7 @@ describeEachDatabase('backup and restore', (kind) => {
     const writes: Writes = { posts: [], answers: [], refused: [], inFlight: 0, started: 0, stop: false };
     const writers = [
       ...Array.from({ length: POST_WRITERS }, (_, w) => postWriter(admin, topic.id, w, writes)),
-      ...(await Promise.all(reports.map((r) => apiWith(first, secret, r)))).map((api, i) =>
+      ...(await Promise.all(reports.map((r) => apiAs(first, r, { secret })))).map((api, i) =>
         answerWriter(api, event.id, reports[i]!, writes),
       ),
     ];
@@ -466,7 +447,7 @@ describeEachDatabase('backup and restore', (kind) => {
         );
       }
     }
-    const restored = await apiWith(second, secret, data);
+    const restored = await apiAs(second, data, { secret });
     const restoredSettings = await dataOf<{ vapidPublicKey: string | null }>(
       await restored('/api/me/notification-settings'),
       'the restored notification settings',
@@ -512,7 +493,7 @@ describeEachDatabase('backup and restore', (kind) => {
       }
     }
     // A report's own session works on the restored instance too.
-    const reportApi = await apiWith(second, secret, reports[0]!);
+    const reportApi = await apiAs(second, reports[0]!, { secret });
     expect((await reportApi('/api/calltree/events/pending')).status).toBe(200);
     await second.terminate();
   }, 240_000);
@@ -637,7 +618,7 @@ describeEachDatabase('backup and restore', (kind) => {
       const server = await startServerProcess({ ...env, JWT_SECRET: '' });
       servers.push(server);
       const secret = readFileSync(path.join(dataDir, 'token-secret'), 'utf8').trim();
-      const api = await apiWith(server, secret, data);
+      const api = await apiAs(server, data, { secret });
       const res = await api(`/api/attachments/${firstFile.attachmentId}`);
       expect(res.status).toBe(200);
       await res.body?.cancel();

@@ -378,7 +378,7 @@ describe.runIf(onPostgres && !noRedis && withNginx)(
       // The S3 store is shared: a file uploaded through A downloads through B.
       const onA = await apiAs(a, data);
       const onB = await apiAs(b, data);
-      const api = await apiAs(a, data, publicUrl);
+      const api = await apiAs(a, data, { base: publicUrl });
       const created = await api('/api/topics', {
         method: 'POST',
         body: JSON.stringify({ title: 'Rolling restart', visibility: 'organisation' }),

@@ -189,27 +189,31 @@ export async function prepareData(kind: DatabaseKind): Promise<PreparedData> {
   };
 }
 
-/** An access token of the person for servers whose PUBLIC_URL is `publicUrl`. */
+/** An access token of the person for a server whose PUBLIC_URL is `publicUrl`, signed by `secret`. */
 export function accessTokenFor(
   publicUrl: string,
   data: Pick<PreparedData, 'userId' | 'sessionId'>,
+  secret: string = JWT_SECRET,
 ): Promise<string> {
-  return new AccessTokens(new TextEncoder().encode(JWT_SECRET), publicUrl, 900).sign(
-    data.userId,
-    data.sessionId,
-  );
+  return new AccessTokens(new TextEncoder().encode(secret), publicUrl, 900).sign(data.userId, data.sessionId);
 }
 
-/**
- * fetch() against a server as the person: x-api-key, bearer token, JSON. `base` is where requests
- * go: the server itself, or the load balancer in front of it.
- */
+/** Where apiAs sends its requests and how it signs its token. */
+export interface ApiOptions {
+  /** The server itself (default), or the load balancer in front of it. */
+  base?: string;
+  /** The server's token secret: JWT_SECRET (default), or the one it made in its DATA_DIR. */
+  secret?: string;
+}
+
+/** fetch() against a server as the person: x-api-key, bearer token, JSON. */
 export async function apiAs(
   server: Pick<ServerProcess, 'url' | 'publicUrl'>,
   data: Pick<PreparedData, 'userId' | 'sessionId'>,
-  base = server.url,
+  options: ApiOptions = {},
 ) {
-  const token = await accessTokenFor(server.publicUrl, data);
+  const token = await accessTokenFor(server.publicUrl, data, options.secret);
+  const base = options.base ?? server.url;
   return (pathname: string, init: RequestInit = {}) =>
     fetch(`${base}${pathname}`, {
       ...init,
