@@ -201,7 +201,9 @@ async function contextFor(
 
 /** Waits until the screen has drawn its heading and nothing is loading any more. */
 async function settled(page: Page) {
-  await expect(page.locator('h1').first()).toBeVisible();
+  // 30 s, not the default 5: on this slower machine a screen's first load (its chunks, the service
+  // worker taking control) can pass 5 s; the sweep checks what is drawn, not how fast.
+  await expect(page.locator('h1').first()).toBeVisible({ timeout: 30_000 });
   // A spinner (a progress bar without a value); a bar with a value (e.g. answers so far) stays.
   await expect(page.locator('[role="progressbar"]:not([aria-valuenow])')).toHaveCount(0, { timeout: 10_000 });
 }
