@@ -24,7 +24,7 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 }
 
 /** Flushes a file or folder to the disk. */
-async function sync(target: string): Promise<void> {
+export async function sync(target: string): Promise<void> {
   const handle = await open(target, 'r');
   try {
     await handle.sync();

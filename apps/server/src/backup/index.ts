@@ -1,5 +1,4 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Config } from '../config/index.ts';
@@ -8,7 +7,7 @@ import { migrations } from '../db/migrations/index.ts';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../files/dataDir.ts';
 import { createFileStorage, type FileStorage } from '../files/storage.ts';
 import { serverVersion } from '../version.ts';
-import { assertSecretsFit, copyFilesIn, copyFilesOut, copySecretsIn, copySecretsOut } from './files.ts';
+import { assertSecretsFit, copyFilesIn, copyFilesOut, copySecretsIn, copySecretsOut, sync } from './files.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -58,16 +57,6 @@ export interface RestoreOptions {
   /** The backup folder. */
   folder: string;
   log?: (line: string) => void;
-}
-
-/** Flushes a file or folder to the disk. */
-async function sync(target: string): Promise<void> {
-  const handle = await open(target, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Creates the backup folder (0700), or takes an empty one; answers whether it was created. */
