@@ -9,7 +9,10 @@ export default defineConfig({
   // One retry on CI, where a failed run loses the whole submission; the list reporter names any test that
   // passed only on its retry as "flaky", to be fixed, never ignored.
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Hang guards, not speed checks: CI's machine can be several times slower than a workstation (a
+  // screen's first load was seen past 5 s there), so a test gets 60 s and an expectation 15 s on CI.
+  timeout: process.env.CI ? 60_000 : 30_000,
+  expect: { timeout: process.env.CI ? 15_000 : 5_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     trace: 'retain-on-failure',
