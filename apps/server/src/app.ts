@@ -95,11 +95,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerSecurityHeaders(app, config);
   if (ctx.metrics.scraped) registerHttpMetrics(app, ctx.metrics);
   registerPublicHostRedirect(app, config);
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks (here and in http/) rather than async ones: no promise per request and hook.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     // Stopping: a proxy must not send another request down this connection (lifecycle.ts).
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     await ctx.db.close();

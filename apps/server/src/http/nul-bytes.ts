@@ -30,9 +30,9 @@ function nulAt(value: unknown, path: string, depth = 0): string | null {
  * 0x00"), so a NUL that reached a query was a 500 there. No text BTalk keeps has a use for one.
  */
 export function registerNulByteCheck(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const field =
       nulAt(request.params, 'params') ?? nulAt(request.query, 'query') ?? nulAt(request.body, 'body');
-    if (field) throw invalid(field, REASON);
+    done(field ? invalid(field, REASON) : undefined);
   });
 }

@@ -44,14 +44,16 @@ function exempt(path: string): boolean {
 export function registerPublicHostRedirect(app: FastifyInstance, config: Config): void {
   if (!config.redirectToPublicUrl) return;
   const publicUrl = new URL(config.publicUrl);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+  // A callback hook, not an async one: it runs on every request and almost never answers.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done();
     // The route the router matched (it decodes `/%61pi`), else the path as sent.
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
-    if (exempt(path) || exempt(request.url.split('?')[0] ?? '/')) return;
+    if (exempt(path) || exempt(request.url.split('?')[0] ?? '/')) return done();
     const host = request.host;
     // HTTP/1.0 without a Host: nothing to compare.
-    if (!host || isPublicHost(host, publicUrl)) return;
-    return reply.redirect(`${config.publicUrl}${request.url}`, 308);
+    if (!host || isPublicHost(host, publicUrl)) return done();
+    // Answered: Fastify runs no further hook or handler, so `done` is not called.
+    reply.redirect(`${config.publicUrl}${request.url}`, 308);
   });
 }

@@ -1,5 +1,5 @@
-import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.ts';
 import { signedDownloadOrigin } from '../files/s3Storage.ts';
 
@@ -64,14 +64,10 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
   };
 }
 
-/**
- * Security headers on every response (@fastify/helmet): the Content-Security-Policy above,
- * Referrer-Policy, nosniff, HSTS when PUBLIC_URL is https, and Cross-Origin-Opener-Policy outside
- * the sign-in pages. No X-Frame-Options: it cannot name Teams, and `frame-ancestors` does its job.
- */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+/** The @fastify/helmet options of BTalk's responses (see `registerSecurityHeaders`). */
+function helmetOptions(config: Config): FastifyHelmetOptions {
   const https = new URL(config.publicUrl).protocol === 'https:';
-  await app.register(fastifyHelmet, {
+  return {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     // Over plain http (development) HSTS would be ignored at best, and would pin localhost at worst.
     // This host only: BTalk does not speak for the other names under its domain.
@@ -84,13 +80,53 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     crossOriginOpenerPolicy: false,
     // Not no-referrer: with it, browsers send `Origin: null` on same-origin POSTs and form posts.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  };
+}
+
+/**
+ * The headers @fastify/helmet sets with `options`, read once from a throw-away Fastify instance.
+ * They are the same on every response (no route has options of its own, no CSP nonces), while the
+ * plugin runs helmet's whole set-up (parsing every CSP directive) again for every request: about
+ * a sixth of `GET /api/health`'s CPU (docs/benchmarks.md, issue 14 point 4).
+ */
+export async function helmetHeaders(options: FastifyHelmetOptions): Promise<[string, string][]> {
+  const probe = Fastify({ logger: false });
+  await probe.register(fastifyHelmet, options);
+  let headers: [string, string][] = [];
+  probe.get('/', async (_request, reply) => {
+    // Only helmet has set headers on the raw response at this point; Fastify adds its own at send.
+    headers = Object.entries(reply.raw.getHeaders()).map(([name, value]) => [name, String(value)]);
+    return '';
   });
-  app.addHook('onSend', async (request, reply) => {
+  await probe.inject({ method: 'GET', url: '/' });
+  await probe.close();
+  if (!headers.some(([name]) => name === 'content-security-policy')) {
+    throw new Error('helmetHeaders: @fastify/helmet set no Content-Security-Policy; its options are wrong');
+  }
+  return headers;
+}
+
+/**
+ * Security headers on every response, as @fastify/helmet sets them (on the raw response in an
+ * onRequest hook, so hijacked replies get them too), computed once: the Content-Security-Policy
+ * above, Referrer-Policy, nosniff, HSTS when PUBLIC_URL is https, and Cross-Origin-Opener-Policy
+ * outside the sign-in pages. No X-Frame-Options: it cannot name Teams, and `frame-ancestors` does
+ * its job.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const headers = await helmetHeaders(helmetOptions(config));
+  app.addHook('onRequest', (_request, reply, done) => {
+    const raw = reply.raw;
+    for (const [name, value] of headers) raw.setHeader(name, value);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (!SIGN_IN_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) {
       // Keeps pages of other origins that open BTalk from holding a handle on its window, while
       // BTalk's own sign-in popup keeps its opener.
       reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
     }
+    done(null, payload);
   });
 }
