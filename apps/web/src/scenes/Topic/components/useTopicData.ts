@@ -78,6 +78,10 @@ export function usePosts(topicId: string, openAt: number | null) {
       const key = queryKeys.posts.list(topicId);
       await queryClient.cancelQueries({ queryKey: key });
       const page = await api.posts.list(topicId, at);
+      // Pages the list asked for while this one came belong to the view being left: one finishing
+      // after the data is replaced would put its old pages back (seen: "Jump to the latest" stayed at
+      // the top while the list went on paging down from the oldest posts).
+      await queryClient.cancelQueries({ queryKey: key });
       queryClient.setQueryData<PostPages>(key, { pages: [page], pageParams: [at] });
       return page;
     },
