@@ -4,14 +4,17 @@
 # The server runs its TypeScript with Node's type stripping: no compile step, only the web build.
 # docs/operations.md says what the CI run tests of this file (nothing: no Docker engine there).
 
-# --- build: every package, then the web app's static files (with their .br/.gz copies) ---
-FROM node:24-bookworm-slim AS build
+# --- the workspace's package files, which both install stages start from ---
+FROM node:24-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
+
+# --- build: every package, then the web app's static files (with their .br/.gz copies) ---
+FROM manifests AS build
 # npm install, not npm ci: see scripts/node.sh (the lock file lacks other platforms' optional packages).
 RUN npm install --no-audit --no-fund
 COPY tsconfig.base.json ./
@@ -20,13 +23,7 @@ COPY apps/web apps/web
 RUN npm run build -w apps/web
 
 # --- runtime packages: the server's dependencies only ---
-FROM node:24-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/contracts/package.json packages/contracts/
-COPY apps/server/package.json apps/server/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
+FROM manifests AS deps
 RUN npm install --no-audit --no-fund --omit=dev --workspace apps/server --workspace packages/contracts
 
 # --- the image ---

@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
+import { makePrivateFolder, PRIVATE_FILE_MODE, syncToDisk } from '../files/dataDir.ts';
 import { type FileStorage, isMissingFile } from '../files/storage.ts';
 import { BackupError, backupFilePath, DATA_DIR_SECRETS, hashFile, type Manifest } from './manifest.ts';
 
@@ -21,16 +21,6 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** Flushes a file or folder to the disk. */
-export async function sync(target: string): Promise<void> {
-  const handle = await open(target, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Writes a stream into a new file (0600), flushed, answering its size and sha256; no file on failure. */
@@ -108,8 +98,8 @@ export async function copyFilesOut(
     }
     files.push({ key, ...written });
   });
-  for (const written of folders) await sync(written);
-  if (folders.size > 0) await sync(path.join(folder, 'files'));
+  for (const written of folders) await syncToDisk(written);
+  if (folders.size > 0) await syncToDisk(path.join(folder, 'files'));
   files.sort((a, b) => a.key.localeCompare(b.key));
   return { files, problems };
 }
@@ -153,7 +143,7 @@ export async function copySecretsOut(dataDir: string, folder: string): Promise<M
     );
     secrets.push({ name, ...written });
   }
-  await sync(path.join(folder, 'secrets'));
+  await syncToDisk(path.join(folder, 'secrets'));
   return secrets;
 }
 
@@ -190,6 +180,6 @@ export async function copySecretsIn(manifest: Manifest, folder: string, dataDir:
     }
     await rename(partial, target);
   }
-  await sync(dataDir);
+  await syncToDisk(dataDir);
   return manifest.secrets.map((s) => s.name);
 }

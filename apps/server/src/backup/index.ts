@@ -4,10 +4,10 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Config } from '../config/index.ts';
 import { migrateToLatest, openConfiguredDatabase } from '../db/index.ts';
 import { migrations } from '../db/migrations/index.ts';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../files/dataDir.ts';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, syncToDisk } from '../files/dataDir.ts';
 import { createFileStorage, type FileStorage } from '../files/storage.ts';
 import { serverVersion } from '../version.ts';
-import { assertSecretsFit, copyFilesIn, copyFilesOut, copySecretsIn, copySecretsOut, sync } from './files.ts';
+import { assertSecretsFit, copyFilesIn, copyFilesOut, copySecretsIn, copySecretsOut } from './files.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -199,8 +199,8 @@ export async function createBackup(config: Config, options: BackupOptions): Prom
       mode: PRIVATE_FILE_MODE,
       flag: 'wx',
     });
-    await sync(manifestFile);
-    await sync(folder);
+    await syncToDisk(manifestFile);
+    await syncToDisk(folder);
     log(`done: ${folder}`);
     return manifest;
   } catch (error) {

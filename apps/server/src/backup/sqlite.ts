@@ -2,7 +2,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { copyFile, open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import { makePrivateFile, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
+import { makePrivateFile, PRIVATE_FILE_MODE, syncToDisk } from '../files/dataDir.ts';
 import { BackupError, SQLITE_FILE } from './manifest.ts';
 import type { SnapshotInfo } from './snapshot.ts';
 
@@ -164,10 +164,5 @@ export async function restoreSqlite(snapshot: string, dataDir: string): Promise<
   for (const companion of [`${file}-wal`, `${file}-shm`, `${file}-journal`])
     rmSync(companion, { force: true });
   await rename(partial, file);
-  const folder = await open(dataDir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
+  await syncToDisk(dataDir);
 }

@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Post, PostPage, ServerMessage } from '@btalk/contracts';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEVELOPMENT_API_KEY } from '../config/index.ts';
@@ -20,6 +19,7 @@ import {
   TLS_SITE_CONFIG,
   testSiteConfig,
 } from '../test/nginx.ts';
+import { redisFor, TEST_REDIS_URL } from '../test/redis.ts';
 import { type LocalS3, startLocalS3 } from '../test/s3.ts';
 import {
   type Api,
@@ -52,38 +52,7 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** What every reader's socket must be closed with: the stopping instance's "going away". */
 const GOING_AWAY = '1001 server is shutting down; reconnect';
 
-/** The shared Redis of the machine (the realtime signal's channel is shared; nothing else is kept). */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUnreachable(): Promise<string | null> {
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 2000,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    await redis.ping();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-const noRedis = await redisUnreachable();
-if (noRedis && process.env.CI === 'true') {
-  throw new Error(
-    `Redis at ${REDIS_URL} is not reachable (${noRedis}). Under CI=true the rolling-restart test is ` +
-      'required: start redis-server or set TEST_REDIS_URL.',
-  );
-}
-if (noRedis)
-  console.warn(`SKIPPED the rolling-restart test: Redis at ${REDIS_URL} is not reachable (${noRedis}).`);
+const noRedis = await redisFor('the rolling-restart test');
 const onPostgres = testDatabaseKinds.includes('postgres');
 if (!onPostgres)
   console.warn('SKIPPED the rolling-restart test: it runs on PostgreSQL, which is not reachable.');
@@ -351,7 +320,7 @@ describe.runIf(onPostgres && !noRedis && withNginx)(
         ...data.env,
         ...s3.env,
         PUBLIC_URL: publicUrl,
-        REDIS_URL,
+        REDIS_URL: TEST_REDIS_URL,
         // nginx is on loopback: its X-Forwarded-For names the client.
         TRUST_PROXY: 'loopback',
         // The readers are one person with 200 tabs.

@@ -1,10 +1,21 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Folders in DATA_DIR: the server's user only. */
 export const PRIVATE_FOLDER_MODE = 0o700;
 /** Files in DATA_DIR (database, secrets, keys, attachments): the server's user only. */
 export const PRIVATE_FILE_MODE = 0o600;
+
+/** Flushes a file, or a folder's entries (a new file's name, a new subfolder), to the disk. */
+export async function syncToDisk(target: string): Promise<void> {
+  const handle = await open(target, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Creates a folder and its missing parents, readable by the server's user only. */
 export function makePrivateFolder(folder: string): void {

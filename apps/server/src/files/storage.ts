@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config/index.ts';
-import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './dataDir.ts';
+import { makePrivateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, syncToDisk } from './dataDir.ts';
 import { S3FileStorage } from './s3Storage.ts';
 
 /** Whether the storage can be used now, and if not why (`reason` is safe to show; `detail` for the log). */
@@ -55,16 +55,6 @@ export function isMissingFile(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT';
 }
 
-/** Flushes a folder's entries (a new file's name, a new subfolder) to the disk. */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Keeps files in a local folder (`DATA_DIR/files`), one file per key. */
 export class LocalFileStorage implements FileStorage {
   readonly folder: string;
@@ -91,7 +81,7 @@ export class LocalFileStorage implements FileStorage {
     const file = this.#path(key);
     const folder = path.dirname(file);
     const created = mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-    if (created) await syncFolder(this.folder);
+    if (created) await syncToDisk(this.folder);
     let size = 0;
     const handle = await open(file, 'wx', PRIVATE_FILE_MODE);
     try {
@@ -105,7 +95,7 @@ export class LocalFileStorage implements FileStorage {
       } finally {
         await handle.close();
       }
-      await syncFolder(folder);
+      await syncToDisk(folder);
     } catch (error) {
       await rm(file, { force: true });
       throw error;

@@ -8,46 +8,13 @@ import { type AppContext, createContext } from '../context.ts';
 import { newId } from '../ids.ts';
 import { describeEachDatabase, openTestDatabase } from '../test/db.ts';
 import { freePort, useListeningTestServer } from '../test/listening.ts';
+import { redisFor, TEST_REDIS_URL } from '../test/redis.ts';
 import { type TestServer, testConfig, useTestServer } from '../test/server.ts';
 import { signedIn } from '../test/session.ts';
 import { as, buildPost, buildTopic } from '../test/topics.ts';
 import { serverVersion } from '../version.ts';
 
-/** The Redis the two-instance test shares (the machine's own; keys are unique to each run). */
-const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function canReachRedis(): Promise<string | null> {
-  const redis = new Redis(SHARED_REDIS_URL, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 2000,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    await redis.ping();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-const redisUnreachable = await canReachRedis();
-if (redisUnreachable && process.env.CI === 'true') {
-  throw new Error(
-    `Redis at ${SHARED_REDIS_URL} is not reachable (${redisUnreachable}). Under CI=true the shared-count ` +
-      'test is required: start redis-server or set TEST_REDIS_URL.',
-  );
-}
-if (redisUnreachable) {
-  console.warn(
-    `SKIPPED the shared Redis count test: ${SHARED_REDIS_URL} is not reachable (${redisUnreachable}).`,
-  );
-}
+const redisUnreachable = await redisFor('the shared Redis count test');
 
 /** Asserts a 429 in the envelope with a Retry-After in whole seconds, and answers those seconds. */
 function expectRateLimited(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) {
@@ -229,13 +196,13 @@ describe('sign-in while Redis is unreachable', () => {
 describe.skipIf(redisUnreachable !== null)('two instances sharing Redis', () => {
   const jwtSecret = randomBytes(32).toString('hex');
   const apps: Array<{ ctx: AppContext; request: TestServer['request']; close(): Promise<void> }> = [];
-  const redis = new Redis(SHARED_REDIS_URL, { lazyConnect: true });
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true });
   beforeAll(async () => {
     await redis.connect();
     for (let i = 0; i < 2; i++) {
       const testDb = await openTestDatabase('sqlite');
       const config = testConfig({
-        REDIS_URL: SHARED_REDIS_URL,
+        REDIS_URL: TEST_REDIS_URL,
         JWT_SECRET: jwtSecret,
         PAGE_VIEW_RATE_LIMIT_PER_MINUTE: '3',
       });
