@@ -83,8 +83,6 @@ describe('usePosts', () => {
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     });
-    expect(result.current.posts.map((p) => p.number)).toEqual(
-      Array.from({ length: 30 }, (_, i) => 2971 + i),
-    );
+    expect(result.current.posts.map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => 2971 + i));
   });
 });
