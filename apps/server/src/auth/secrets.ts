@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Config } from '../config/index.ts';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
+import { keptSecret } from '../files/dataDir.ts';
 
 /**
  * The secret that signs access tokens. Production sets JWT_SECRET. Elsewhere one is made on first
@@ -12,10 +10,6 @@ import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
 export function tokenSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): Uint8Array {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
   if (config.dataDir === ':memory:') return randomBytes(48);
-  const file = path.join(config.dataDir, 'token-secret');
-  if (!existsSync(file)) {
-    makePrivateFolder(config.dataDir);
-    writeFileSync(file, randomBytes(48).toString('base64'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-  }
-  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+  const secret = keptSecret(config.dataDir, 'token-secret', () => randomBytes(48).toString('base64'));
+  return new TextEncoder().encode(secret.trim());
 }

@@ -1,8 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { JWK } from 'jose';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
+import { keptSecret } from '../files/dataDir.ts';
 
 /**
  * The development directory's signing key (RS256) as a private JWK. Kept in DATA_DIR/directory-key.json
@@ -15,12 +13,7 @@ export function directorySigningKey(dataDir: string): JWK {
     return { ...jwk, alg: 'RS256', use: 'sig', kid: `dev-${Date.now().toString(36)}` };
   };
   if (dataDir === ':memory:') return make();
-  const file = path.join(dataDir, 'directory-key.json');
-  if (!existsSync(file)) {
-    makePrivateFolder(dataDir);
-    writeFileSync(file, JSON.stringify(make()), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-  }
-  return JSON.parse(readFileSync(file, 'utf8')) as JWK;
+  return JSON.parse(keptSecret(dataDir, 'directory-key.json', () => JSON.stringify(make()))) as JWK;
 }
 
 /** The public half of a private JWK, for the JWKS endpoint and for checking tokens. */

@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +16,7 @@ import { migrateToLatest, openDatabase } from '../db/index.ts';
 import { directorySigningKey } from '../directory/keys.ts';
 import { loadVapidKeys } from '../notifications/vapid.ts';
 import { testConfig } from '../test/server.ts';
-import { secureDataDir } from './dataDir.ts';
+import { keptSecret, secureDataDir } from './dataDir.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'btalk-datadir-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -80,5 +89,23 @@ describe('DATA_DIR', () => {
   it('is nothing to secure when the database is in memory', () => {
     expect(secureDataDir(':memory:')).toEqual([]);
     expect(existsSync(':memory:')).toBe(false);
+  });
+
+  it('keeps one secret when instances make it at the same moment: the first one linked in wins', () => {
+    const dataDir = path.join(root, 'racing');
+    // The other instance's file appears while this one is making its own (as two instances starting at
+    // once on one DATA_DIR): this one answers the other's, and leaves nothing of its own behind.
+    const mine = keptSecret(dataDir, 'token-secret', () => {
+      writeFileSync(path.join(dataDir, 'token-secret'), 'theirs', { mode: 0o600 });
+      return 'mine';
+    });
+    expect(mine).toBe('theirs');
+    expect(readdirSync(dataDir)).toEqual(['token-secret']);
+    // Made once, then read: `make` is not asked again.
+    const fresh = keptSecret(dataDir, 'other-secret', () => 'made');
+    expect(fresh).toBe('made');
+    expect(modeOf(path.join(dataDir, 'other-secret'))).toBe(0o600);
+    expect(keptSecret(dataDir, 'other-secret', () => 'made again')).toBe('made');
+    expect(readdirSync(dataDir).sort()).toEqual(['other-secret', 'token-secret']);
   });
 });

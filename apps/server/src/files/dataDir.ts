@@ -1,4 +1,18 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -15,6 +29,39 @@ export async function syncToDisk(target: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A secret kept in DATA_DIR under `name` (the token secret, the development directory's key, the VAPID
+ * keys): read when it is there, else made by `make` and kept. Instances starting at the same moment on
+ * one DATA_DIR all answer the same secret: the new file is written whole and flushed under a name of its
+ * own, then linked into place, which fails for every instance but the first (they read the winner's);
+ * nobody reads a half-written file.
+ */
+export function keptSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+  }
+  makePrivateFolder(dataDir);
+  const temporary = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.new`;
+  const fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
+  try {
+    writeSync(fd, make());
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return readFileSync(file, 'utf8');
 }
 
 /** Creates a folder and its missing parents, readable by the server's user only. */

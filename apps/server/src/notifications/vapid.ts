@@ -1,8 +1,6 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import webPush from 'web-push';
 import type { Config } from '../config/index.ts';
-import { makePrivateFolder, PRIVATE_FILE_MODE } from '../files/dataDir.ts';
+import { keptSecret } from '../files/dataDir.ts';
 
 /** The server's VAPID identity for Web Push (RFC 8292). */
 export interface VapidKeys {
@@ -24,14 +22,8 @@ export function loadVapidKeys(config: Config): VapidKeys | null {
   const subject = config.notifications.vapidSubject;
   if (config.notifications.vapidKeys) return { ...config.notifications.vapidKeys, subject };
   if (config.dataDir === ':memory:') return { ...webPush.generateVAPIDKeys(), subject };
-  const file = path.join(config.dataDir, 'vapid.json');
-  if (existsSync(file)) {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
-    return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
-  }
-  const made = webPush.generateVAPIDKeys();
-  makePrivateFolder(config.dataDir);
-  writeFileSync(file, JSON.stringify(made), { mode: PRIVATE_FILE_MODE });
-  chmodSync(file, PRIVATE_FILE_MODE);
-  return { ...made, subject };
+  const kept = JSON.parse(
+    keptSecret(config.dataDir, 'vapid.json', () => JSON.stringify(webPush.generateVAPIDKeys())),
+  ) as { publicKey: string; privateKey: string };
+  return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
 }
