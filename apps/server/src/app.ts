@@ -15,6 +15,7 @@ import { registerRateLimits } from './http/rateLimits.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
 import { responseSerializerCompiler } from './http/serializer.ts';
 import { metricsRoute, registerHttpMetrics } from './metrics/http.ts';
+import { ACKNOWLEDGE_LINK_ROUTE } from './notifications/acknowledgeLinks.ts';
 import { apiRoutes } from './routes/index.ts';
 import { initConfigRoute } from './routes/system/system.ts';
 import { UNSUBSCRIBE_PATH } from './routes/unsubscribe/unsubscribe.ts';
@@ -32,6 +33,8 @@ const API_KEY_EXEMPT = [
   '/api/realtime',
   // Mail clients POST the one-click unsubscribe of RFC 8058 with nothing but the link's token.
   UNSUBSCRIBE_PATH,
+  // A push notification's Acknowledge action comes from a service worker, with the link's token only.
+  ACKNOWLEDGE_LINK_ROUTE,
   // The Teams bot's activities carry the Bot Framework's signed token instead (teams/bot.ts).
   BOT_MESSAGES_PATH,
 ];

@@ -1,3 +1,4 @@
+import { AnnouncementReminderJob } from './announcements/reminders.ts';
 import { buildApp } from './app.ts';
 import { EscalationScheduler } from './calltree/escalation.ts';
 import { ConfigError, loadConfig } from './config/index.ts';
@@ -70,6 +71,14 @@ async function main(): Promise<void> {
     onError: (error) => app.log.error({ err: error }, 'clean-up of unposted uploads failed; retrying'),
   });
 
+  // Important posts' automatic reminders: every instance runs the job; a lease lets one at a time
+  // work, and each reminder is taken by a conditional update, so it goes once.
+  const announcementReminders = new AnnouncementReminderJob({
+    db: db.kysely,
+    bus: ctx.bus,
+    onError: (error) => app.log.error({ err: error }, 'announcement reminders failed; retrying'),
+  });
+
   // Directory sync (people, admin roles, disabled accounts): one instance per interval, by a lease.
   const directorySync =
     config.directorySyncIntervalMinutes > 0
@@ -96,7 +105,13 @@ async function main(): Promise<void> {
       app.log.error({ timeoutMs }, 'shutdown took longer than SHUTDOWN_TIMEOUT_SECONDS; exiting');
       process.exit(1);
     }, timeoutMs).unref();
-    const workers = [escalations, deliveries, uploads, ...(directorySync ? [directorySync] : [])];
+    const workers = [
+      escalations,
+      deliveries,
+      uploads,
+      announcementReminders,
+      ...(directorySync ? [directorySync] : []),
+    ];
     shutDown({ app, lifecycle: ctx.lifecycle, workers, drainMs })
       .then(() => metricsListener?.close())
       .then(
@@ -126,6 +141,7 @@ async function main(): Promise<void> {
   deliveries.start();
   directorySync?.start();
   uploads.start();
+  announcementReminders.start();
   app.log.info(
     { database: db.kind, url: config.publicUrl, durability: await durabilitySettings(db) },
     `BTalk ${serverVersion} is running: open ${config.publicUrl} (${db.kind === 'sqlite' ? `SQLite in ${config.dataDir}` : 'PostgreSQL'})`,

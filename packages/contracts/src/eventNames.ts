@@ -25,6 +25,12 @@ export const EventName = {
   postDeleted: 'post.deleted',
   /** room topic: a post was pinned or unpinned. */
   postPinned: 'post.pinned',
+  /** room topic: a post was marked important (acknowledgement requested), its request changed, or unmarked. */
+  announcementMarked: 'announcement.marked',
+  /** room topic: an important post's counts changed (at most twice a second per post). */
+  announcementProgress: 'announcement.progress',
+  /** room user: the person acknowledged an important post (their other tabs and devices). */
+  myAcknowledged: 'me.acknowledged',
   /** room topic: a comment was written. */
   commentCreated: 'comment.created',
   /** room topic: a comment's text changed. */

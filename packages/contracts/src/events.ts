@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Announcement, AnnouncementProgress } from './announcements.ts';
 import { EventName, type EventNameValue } from './eventNames.ts';
 import { CommentBase, PostBase, ReactionEmoji } from './posts.ts';
 import { Person, TopicBase, TopicNotificationLevel, TopicRole } from './topics.ts';
@@ -40,6 +41,11 @@ export const TopicDomainEvent = z.discriminatedUnion('type', [
   event(EventName.postEdited, z.object({ post: PostBase })),
   event(EventName.postDeleted, z.object({ ...TopicRef, postId: z.string(), deletedAt: z.string() })),
   event(EventName.postPinned, z.object({ ...TopicRef, postId: z.string(), pinnedAt: z.string().nullable() })),
+  event(
+    EventName.announcementMarked,
+    z.object({ ...TopicRef, postId: z.string(), announcement: Announcement.nullable() }),
+  ),
+  event(EventName.announcementProgress, AnnouncementProgress),
   event(EventName.commentCreated, z.object({ comment: CommentBase, commentCount: z.number().int() })),
   event(EventName.commentEdited, z.object({ comment: CommentBase })),
   event(
@@ -61,6 +67,7 @@ export const TopicDomainEvent = z.discriminatedUnion('type', [
     EventName.myBellChanged,
     z.object({ ...TopicRef, postId: z.string(), bell: z.enum(['ring', 'off']) }),
   ),
+  event(EventName.myAcknowledged, z.object({ ...TopicRef, postId: z.string(), acknowledgedAt: z.string() })),
   event(EventName.myFollowChanged, z.object({ ...TopicRef, following: z.boolean() })),
   event(EventName.myNotificationLevelChanged, z.object({ ...TopicRef, level: TopicNotificationLevel })),
 ]);

@@ -1,4 +1,5 @@
 export * from './analytics.ts';
+export * from './announcements.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './calltree.ts';

@@ -20,6 +20,13 @@ export const NotificationKind = {
   callStarted: 'calltree.started',
   callEscalation: 'calltree.escalation',
   callReminder: 'calltree.reminder',
+  /**
+   * An important post asks you to acknowledge it (issue 17): every channel you have, whatever the
+   * kind settings; through quiet hours and mutes only when its author chose urgent.
+   */
+  announcement: 'post.announcement',
+  /** A reminder of an important post you have not acknowledged (the automatic one, or the author's). */
+  announcementReminder: 'announcement.reminder',
 } as const;
 export type NotificationKind = (typeof NotificationKind)[keyof typeof NotificationKind];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Announcement } from './announcements.ts';
 import { CommentAbilities, PostAbilities } from './contentAbilities.ts';
 import { MAX_COMMENT_LENGTH, MAX_POST_LENGTH, MAX_REACTION_EMOJI_LENGTH } from './limits.ts';
 import { ClientId, PageQuery, Person, page } from './topics.ts';
@@ -93,6 +94,8 @@ export const PostBase = z.object({
   deletedAt: z.string().nullable(),
   /** When it was written. */
   createdAt: z.string(),
+  /** Its acknowledgement request when marked important (issue 17); null otherwise. */
+  announcement: Announcement.nullable(),
 });
 export type PostBase = z.infer<typeof PostBase>;
 
@@ -100,6 +103,8 @@ export type PostBase = z.infer<typeof PostBase>;
 export const Post = PostBase.extend({
   /** The caller's bell: `ring` = notify me of new comments on this post, `off` = don't. */
   bell: z.enum(['ring', 'off']),
+  /** When the caller acknowledged it (an important post they were asked about); null: not (yet). */
+  acknowledgedAt: z.string().nullable(),
   /** What the caller may do. */
   abilities: PostAbilities,
 });
@@ -125,7 +130,12 @@ export type PostPageQuery = z.infer<typeof PostPageQuery>;
 export const PostPage = page(Post).extend({
   /** Pass as `?cursor=` to get the newer posts after this page; null when it holds the newest post. */
   newerCursor: z.string().nullable(),
-  /** On a page asked without a cursor: the pinned posts, most recently pinned first (also in `items`). */
+  /**
+   * On a page asked without a cursor: the posts shown pinned at the top (also in `items`). First the
+   * important posts the caller has not acknowledged (`announcement` set, `acknowledgedAt` null; not
+   * their own), urgent first, then most recently marked; then the pinned posts (`pinnedAt` set), most
+   * recently pinned first. Each post once.
+   */
   pinned: z.array(Post),
 });
 export type PostPage = z.infer<typeof PostPage>;

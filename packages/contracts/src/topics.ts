@@ -82,6 +82,13 @@ export const TopicAbilities = z.object({
   /** Follow or unfollow it (organisation-wide topics). */
   follow: z.boolean(),
   /**
+   * Mark one's own posts here important, with acknowledgement requested: topic owners and admins, or
+   * everyone who may post when the server's `ANNOUNCEMENT_AUTHORS` is `everyone`.
+   */
+  announce: z.boolean(),
+  /** See who has and has not acknowledged any important post here (owners, admins); authors see their own. */
+  announcementReports: z.boolean(),
+  /**
    * What the caller may do with a post of their own in this topic that is not deleted. Posts that
    * arrive by realtime event carry no abilities: clients take this set (or `othersPost`) by author,
    * so the server's rules decide without a request per post. A deleted post allows nothing.

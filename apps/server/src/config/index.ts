@@ -254,6 +254,10 @@ const Env = z.object({
     .min(0, { message: 'must be between 0 (off) and 10080 minutes' })
     .max(10080, { message: 'must be between 0 (off) and 10080 minutes' })
     .default(60),
+  /** Who may mark posts important (issue 17): topic owners and admins, or everyone who may post. */
+  ANNOUNCEMENT_AUTHORS: z
+    .enum(['owners', 'everyone'], { message: 'must be owners or everyone' })
+    .default('owners'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: 'must be a number of requests' })
     .int()
@@ -515,6 +519,11 @@ export interface Config {
   /** Minutes between two directory syncs (people, admin roles, disabled accounts); 0: only on demand. */
   directorySyncIntervalMinutes: number;
   /**
+   * Who may mark their posts important with acknowledgement requested (ANNOUNCEMENT_AUTHORS):
+   * `owners` (topic owners and admins) or `everyone` who may post in the topic.
+   */
+  announcementAuthors: 'owners' | 'everyone';
+  /**
    * Per-person limits (http/rateLimits.ts), counted in Redis when REDIS_URL is set (all instances
    * share them), else per instance; a Redis that fails or is slower than `redisTimeoutMs` falls back
    * to this instance's own count.
@@ -734,6 +743,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refreshGraceSeconds: e.REFRESH_GRACE_SECONDS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     directorySyncIntervalMinutes: e.DIRECTORY_SYNC_INTERVAL_MINUTES,
+    announcementAuthors: e.ANNOUNCEMENT_AUTHORS,
     rateLimits: {
       writesPerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,
       uploadsPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,

@@ -627,6 +627,42 @@ export interface Database {
   comment_revisions: CommentRevisionsTable;
   search_documents: SearchDocumentsTable;
   event_log_horizon: EventLogHorizonTable;
+  announcements: AnnouncementsTable;
+  announcement_recipients: AnnouncementRecipientsTable;
+}
+
+/** A post marked important, acknowledgement requested (issue 17), with its audience's counters. */
+export interface AnnouncementsTable {
+  post_id: string;
+  topic_id: string;
+  author_id: string;
+  marked_at: string;
+  /** 1: delivered through quiet hours and mutes. */
+  urgent: number;
+  due_at: string | null;
+  remind_after_minutes: number | null;
+  /** When the automatic reminder is due (marked_at + remind_after_minutes); null: none. */
+  remind_at: string | null;
+  /** When the automatic reminder went (set once, by a conditional update). */
+  auto_reminded_at: string | null;
+  /** When the author last used "remind again". */
+  reminded_at: string | null;
+  audience: number;
+  seen_count: number;
+  acknowledged_count: number;
+  /** Grows with every change of the counters; `emitted_changes` is what the last progress event said. */
+  changes: number;
+  emitted_changes: number;
+}
+
+/** One person asked to acknowledge an important post. */
+export interface AnnouncementRecipientsTable {
+  post_id: string;
+  user_id: string;
+  added_at: string;
+  /** When the post was first on their screen. */
+  seen_at: string | null;
+  acknowledged_at: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -659,3 +695,7 @@ export type AttachmentRow = Selectable<AttachmentsTable>;
 export type UploadSettingsRow = Selectable<UploadSettingsTable>;
 /** A row of `post_revisions`. */
 export type PostRevisionRow = Selectable<PostRevisionsTable>;
+/** A row of `announcements`. */
+export type AnnouncementRow = Selectable<AnnouncementsTable>;
+/** A row of `announcement_recipients`. */
+export type AnnouncementRecipientRow = Selectable<AnnouncementRecipientsTable>;

@@ -5,7 +5,7 @@ import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
 import type { DeliveryRow } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { inQuietHours, kindSetting, loadSettingsOf } from './settings.ts';
+import { inQuietHours, isAnnouncementKind, kindSetting, loadSettingsOf, quietHoursEnd } from './settings.ts';
 
 /**
  * The outbox's two queues, in the database so that they survive restarts and serve several
@@ -26,6 +26,9 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** The note on a pending delivery that waits for the end of its person's quiet hours (an announcement). */
+export const HELD_FOR_QUIET_HOURS = 'waiting for the end of quiet hours';
+
 /** Options of dispatching. */
 export interface DispatchOptions {
   /** Channels this server can use. */
@@ -39,7 +42,8 @@ export interface DispatchOptions {
 /**
  * Turns up to `limit` undispatched notifications into deliveries: one per channel the person has on
  * and wants that kind on; urgent ones ignore kinds and quiet hours; others in quiet hours are
- * recorded as skipped. Answers how many notifications were dispatched.
+ * recorded as skipped, but announcements (which no kind setting switches off) wait for the end of the
+ * quiet hours. Answers how many notifications were dispatched.
  */
 export async function dispatchNotifications(db: Kysely<Database>, options: DispatchOptions): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -69,21 +73,26 @@ export async function dispatchNotifications(db: Kysely<Database>, options: Dispa
       const kind = kindSetting(row.kind);
       if (!urgent && kind && !mine.kinds[kind]) continue;
       const quiet = !urgent && inQuietHours(mine.quietHours, options.now);
+      // An announcement asks for an acknowledgement: in quiet hours it waits for their end instead.
+      const heldUntil =
+        quiet && isAnnouncementKind(row.kind) ? quietHoursEnd(mine.quietHours, options.now) : null;
+      const skipped = quiet && !heldUntil;
       for (const channel of options.channels) {
         if (!mine.channels[channel]) continue;
         const delayMs = channel === 'email' && !urgent ? options.emailDelayMs : 0;
+        const from = heldUntil ?? options.now;
         deliveries.push({
           id: newId(),
           notification_id: row.id,
           user_id: row.user_id,
           channel,
-          status: quiet ? 'skipped' : 'pending',
+          status: skipped ? 'skipped' : 'pending',
           urgent: urgent ? 1 : 0,
           attempts: 0,
-          next_attempt_at: new Date(options.now.getTime() + delayMs).toISOString(),
+          next_attempt_at: new Date(from.getTime() + delayMs).toISOString(),
           locked_until: null,
           locked_by: null,
-          last_error: quiet ? 'quiet hours' : null,
+          last_error: skipped ? 'quiet hours' : heldUntil ? HELD_FOR_QUIET_HOURS : null,
           sent_at: null,
           created_at: at,
           updated_at: at,

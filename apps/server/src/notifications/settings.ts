@@ -96,6 +96,44 @@ export function inQuietHours(quiet: QuietHours, at: Date): boolean {
   return start < end ? m >= start && m < end : m >= start || m < end;
 }
 
+/**
+ * The first moment at or after `at` that is out of the quiet hours (`at` itself when it is out of them
+ * already): the minute their end falls on, on the wall clock of their time zone. A day whose clock
+ * jumps (daylight saving) is walked minute by minute to the first minute out of them.
+ */
+export function quietHoursEnd(quiet: QuietHours, at: Date): Date {
+  if (!inQuietHours(quiet, at)) return at;
+  const m = minutesIn(quiet.timeZone, at);
+  const wait = (toMinutes(quiet.end) - m + 24 * 60) % (24 * 60);
+  // Time zones' offsets are whole minutes: a minute starts at the same moment everywhere.
+  const startOfMinute = at.getTime() - (at.getTime() % 60_000);
+  let end = new Date(startOfMinute + wait * 60_000);
+  // Where the clock jumped, the reckoning is off by the jump: forward while still quiet, back while
+  // the minute before is already out of them.
+  for (let i = 0; i < 24 * 60 && inQuietHours(quiet, end); i++) end = new Date(end.getTime() + 60_000);
+  for (let i = 0; i < 24 * 60; i++) {
+    const before = new Date(end.getTime() - 60_000);
+    if (before.getTime() <= at.getTime() || inQuietHours(quiet, before)) break;
+    end = before;
+  }
+  return end;
+}
+
+/**
+ * The announcement kinds (issue 17): an important post asks for an acknowledgement, so a non-urgent
+ * one that falls in the person's quiet hours waits for their end rather than being dropped; an urgent
+ * one goes through them, as the call tree does. No kind setting switches them off.
+ */
+export const ANNOUNCEMENT_KINDS: ReadonlySet<string> = new Set([
+  NotificationKind.announcement,
+  NotificationKind.announcementReminder,
+]);
+
+/** Whether a notification kind is one of the announcement kinds. */
+export function isAnnouncementKind(kind: string): boolean {
+  return ANNOUNCEMENT_KINDS.has(kind);
+}
+
 /** The settings switch of a kind, or null for kinds that cannot be switched off (the call tree). */
 export function kindSetting(kind: string): keyof NotificationSettings['kinds'] | null {
   switch (kind) {
@@ -109,6 +147,7 @@ export function kindSetting(kind: string): keyof NotificationSettings['kinds'] |
       return 'post';
     case NotificationKind.topicAdded:
       return 'topicAdded';
+    // Announcements and their reminders, like the call tree, reach every channel whatever the kinds.
     default:
       return null;
   }

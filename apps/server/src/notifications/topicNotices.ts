@@ -76,7 +76,7 @@ const titles: Record<string, (actor: string, topic: string) => string> = {
 };
 
 /** The title a notice shows: a direct conversation's is its people's names, derived now. */
-async function titleOf(trx: Kysely<Database>, topic: TopicRow): Promise<string> {
+export async function titleOf(trx: Kysely<Database>, topic: TopicRow): Promise<string> {
   const ids = directParticipantIds(topic);
   if (!ids) return topic.title;
   const rows = await trx.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();

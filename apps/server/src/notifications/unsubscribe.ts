@@ -9,13 +9,33 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 /** The MAC of a token: SHA-256 is 32 bytes, 43 characters of unpadded base64url. */
 const MAC = /^[A-Za-z0-9_-]{43}$/;
 
-/** The key that signs unsubscribe links, derived from the server secret so no one has to set another. */
-function unsubscribeKey(secret: Uint8Array): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'btalk-unsubscribe', 'email', 32));
+/** What a signing key is for: the HKDF salt and info that derive it from the server secret. */
+export type SigningPurpose = readonly [salt: string, info: string];
+
+/** Unsubscribe links' purpose. */
+const UNSUBSCRIBE: SigningPurpose = ['btalk-unsubscribe', 'email'];
+
+/**
+ * The HMAC-SHA256 of `data` with a key of its own purpose, derived from the server secret so no one
+ * has to set another (also the push notifications' acknowledge links, notifications/acknowledgeLinks.ts).
+ */
+export function macWith(secret: Uint8Array, purpose: SigningPurpose, data: string | Uint8Array): Buffer {
+  const key = Buffer.from(hkdfSync('sha256', secret, purpose[0], purpose[1], 32));
+  return createHmac('sha256', key)
+    .update(typeof data === 'string' ? Buffer.from(data, 'utf8') : data)
+    .digest();
+}
+
+/** Whether a token's MAC (43 base64url characters, nothing else) is `expected`, in constant time. */
+export function macMatches(mac: string, expected: Buffer): boolean {
+  // Buffer.from(…, 'base64url') skips characters it does not know: only the exact form may match.
+  if (!MAC.test(mac)) return false;
+  const sent = Buffer.from(mac, 'base64url');
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }
 
 function macOf(secret: Uint8Array, userId: string): Buffer {
-  return createHmac('sha256', unsubscribeKey(secret)).update(userId, 'utf8').digest();
+  return macWith(secret, UNSUBSCRIBE, userId);
 }
 
 /** The token of a person's unsubscribe link. */
@@ -28,10 +48,5 @@ export function verifyUnsubscribeToken(secret: Uint8Array, token: string): strin
   const dot = token.lastIndexOf('.');
   if (dot <= 0) return null;
   const userId = token.slice(0, dot);
-  const mac = token.slice(dot + 1);
-  // Buffer.from(…, 'base64url') skips characters it does not know: only the exact form may match.
-  if (!MAC.test(mac)) return null;
-  const sent = Buffer.from(mac, 'base64url');
-  const expected = macOf(secret, userId);
-  return sent.length === expected.length && timingSafeEqual(sent, expected) ? userId : null;
+  return macMatches(token.slice(dot + 1), macOf(secret, userId)) ? userId : null;
 }

@@ -53,7 +53,81 @@ const single: Record<string, Record<Locale, (d: Record<string, unknown>) => stri
     en: (d) => `Reminder: ${str(d.eventTitle, 'call tree')}: are you safe?`,
     th: (d) => `เตือน: ${str(d.eventTitle, 'แผนผังการติดต่อ')}: คุณปลอดภัยหรือไม่`,
   },
+  [NotificationKind.announcement]: {
+    en: (d) => `Important: ${str(d.topicTitle, 'a post in BTalk')}`,
+    th: (d) => `สำคัญ: ${str(d.topicTitle, 'โพสต์ใน BTalk')}`,
+  },
+  [NotificationKind.announcementReminder]: {
+    en: (d) => `Reminder: please acknowledge a post in ${str(d.topicTitle, 'BTalk')}`,
+    th: (d) => `เตือน: โปรดกดรับทราบโพสต์ใน ${str(d.topicTitle, 'BTalk')}`,
+  },
 };
+
+/** What wording an announcement needs beyond the row: the person's time zone (their quiet hours'), now. */
+export interface WordingOptions {
+  /** The IANA zone due times are told in; UTC when not given. */
+  timeZone?: string;
+  /** The moment of sending: a due time already past is told as such. */
+  now?: Date;
+}
+
+/** A due time on the person's wall clock: "Fri 27 Nov, 17:00" / "ศ. 27 พ.ย. 17:00". */
+export function dueTime(iso: string, locale: Locale, timeZone = 'UTC'): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const format = (zone: string) =>
+    new Intl.DateTimeFormat(locale === 'th' ? 'th-TH' : 'en-GB', {
+      timeZone: zone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
+  try {
+    return format(timeZone);
+  } catch {
+    // A zone this runtime does not know (settings are checked, but runtimes differ): UTC, said so.
+    return `${format('UTC')} UTC`;
+  }
+}
+
+const asks = {
+  en: {
+    plain: 'Please acknowledge.',
+    by: (due: string) => `Please acknowledge by ${due}.`,
+    late: (due: string) => `Please acknowledge: it was due ${due}.`,
+  },
+  th: {
+    plain: 'โปรดกดรับทราบ',
+    by: (due: string) => `โปรดกดรับทราบภายใน ${due}`,
+    late: (due: string) => `โปรดกดรับทราบ (ครบกำหนดแล้วเมื่อ ${due})`,
+  },
+} satisfies Record<Locale, { plain: string; by: (due: string) => string; late: (due: string) => string }>;
+
+/** The words of the Acknowledge button of push notifications and Teams cards. */
+export const ACKNOWLEDGE_WORD: Record<Locale, string> = { en: 'Acknowledge', th: 'รับทราบ' };
+
+/**
+ * The request line of an announcement notification ("Please acknowledge by Fri 27 Nov, 17:00."), the
+ * due time in the person's time zone; null for other kinds.
+ */
+export function announcementAsk(
+  row: NotificationRow,
+  locale: Locale,
+  options: WordingOptions = {},
+): string | null {
+  if (row.kind !== NotificationKind.announcement && row.kind !== NotificationKind.announcementReminder) {
+    return null;
+  }
+  const w = asks[locale];
+  const dueAt = str(dataOf(row).dueAt);
+  if (!dueAt) return w.plain;
+  const due = dueTime(dueAt, locale, options.timeZone);
+  const past = options.now !== undefined && Date.parse(dueAt) <= options.now.getTime();
+  return past ? w.late(due) : w.by(due);
+}
 
 /** The path in the web app that opens what a notification is about. */
 export function pathOf(row: NotificationRow): string {
@@ -62,17 +136,28 @@ export function pathOf(row: NotificationRow): string {
   if (typeof d.topicId === 'string') {
     const topic = `/topics/${encodeURIComponent(d.topicId)}`;
     const comment = typeof d.commentId === 'string' ? `?comment=${encodeURIComponent(d.commentId)}` : '';
-    const post = typeof d.postNumber === 'number' ? `#post-${d.postNumber}` : '';
+    // Announcement notices name the post's number `number`; the others `postNumber`.
+    const number = typeof d.postNumber === 'number' ? d.postNumber : d.number;
+    const post = typeof number === 'number' && Number.isInteger(number) ? `#post-${number}` : '';
     return `${topic}${comment}${post}`;
   }
   return '/';
 }
 
-/** Title and text of one notification in `locale`. */
-export function wordOne(row: NotificationRow, locale: Locale): { title: string; body: string } {
+/**
+ * Title and text of one notification in `locale`; an announcement's text ends with its request
+ * ("Please acknowledge by ...").
+ */
+export function wordOne(
+  row: NotificationRow,
+  locale: Locale,
+  options: WordingOptions = {},
+): { title: string; body: string } {
   const d = dataOf(row);
   const title = single[row.kind]?.[locale]?.(d) ?? row.title;
-  const body = str(d.excerpt, row.body);
+  const text = str(d.excerpt, row.body);
+  const ask = announcementAsk(row, locale, options);
+  const body = ask === null ? text : text ? `${text}\n\n${ask}` : ask;
   return { title, body };
 }
 

@@ -6,7 +6,8 @@ import type { EventBus } from '../events/bus.ts';
 import { newId } from '../ids.ts';
 import type { Channel, OutgoingMessage, SendResult } from './channels/channel.ts';
 import { claimDueDeliveries, dispatchNotifications, markFailed, markSent, markSkipped } from './outbox.ts';
-import { pathOf, pathOfMany, wordMany, wordOne } from './wording.ts';
+import { isAnnouncementKind, loadSettingsOf } from './settings.ts';
+import { announcementAsk, pathOf, pathOfMany, wordMany, wordOne } from './wording.ts';
 
 /** How long after a commit the worker looks at the outbox (commits in between share the look). */
 const COMMIT_WAKE_MS = 50;
@@ -53,6 +54,14 @@ interface Outgoing {
   person: UserRow;
   deliveries: DeliveryRow[];
   message: OutgoingMessage;
+}
+
+/** The state of the important posts a round's announcements are about. */
+interface Requests {
+  /** Posts still marked important. */
+  marked: Set<string>;
+  /** `post\0person` of requests the person has acknowledged. */
+  acknowledged: Set<string>;
 }
 
 /** What a round did. */
@@ -188,10 +197,29 @@ export class NotificationWorker {
         claimed.map((d) => d.user_id),
       ),
     ]);
+    // Announcements tell their due time in the person's time zone (their quiet hours' zone).
+    const asking = claimed.filter((d) => {
+      const n = notifications.get(d.notification_id) as NotificationRow | undefined;
+      return n !== undefined && isAnnouncementKind(n.kind);
+    });
+    const zones = new Map<string, string>();
+    let requests: Requests = { marked: new Set(), acknowledged: new Set() };
+    if (asking.length > 0) {
+      const settings = await loadSettingsOf(
+        this.#o.db,
+        asking.map((d) => d.user_id),
+      );
+      for (const [userId, mine] of settings) zones.set(userId, mine.quietHours.timeZone);
+      requests = await this.#requests(
+        asking.map((d) => (notifications.get(d.notification_id) as NotificationRow).post_id),
+        asking.map((d) => d.user_id),
+      );
+    }
     const outgoing = await this.#prepare(
       [...groups.values()],
       notifications as Map<string, NotificationRow>,
       people as Map<string, UserRow>,
+      { zones, ...requests },
       result,
     );
     await this.#send(outgoing, result);
@@ -216,14 +244,46 @@ export class NotificationWorker {
   }
 
   /**
-   * Turns each person's due deliveries on a channel into messages: urgent ones alone, the rest as one.
-   * Deliveries with nothing left to send (withdrawn, read before its e-mail, person disabled, channel
-   * gone) are marked skipped here.
+   * Of these posts, those still marked important, and of these posts and people, the `post\0person`
+   * pairs of requests acknowledged already: a held or late announcement, or a reminder, of a request
+   * taken back or acknowledged meanwhile is not sent.
+   */
+  async #requests(postIds: (string | null)[], userIds: string[]): Promise<Requests> {
+    const posts = [...new Set(postIds.filter((id): id is string => id !== null))];
+    const users = [...new Set(userIds)];
+    const found: Requests = { marked: new Set(), acknowledged: new Set() };
+    for (let i = 0; i < posts.length; i += 500) {
+      const chunk = posts.slice(i, i + 500);
+      const marked = await this.#o.db
+        .selectFrom('announcements')
+        .select('post_id')
+        .where('post_id', 'in', chunk)
+        .execute();
+      for (const r of marked) found.marked.add(r.post_id);
+      for (let j = 0; j < users.length; j += 500) {
+        const rows = await this.#o.db
+          .selectFrom('announcement_recipients')
+          .select(['post_id', 'user_id'])
+          .where('post_id', 'in', chunk)
+          .where('user_id', 'in', users.slice(j, j + 500))
+          .where('acknowledged_at', 'is not', null)
+          .execute();
+        for (const r of rows) found.acknowledged.add(`${r.post_id}\u0000${r.user_id}`);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Turns each person's due deliveries on a channel into messages: urgent ones and announcements
+   * alone, the rest as one. Deliveries with nothing left to send (withdrawn, read before its e-mail,
+   * an important post acknowledged meanwhile, person disabled, channel gone) are marked skipped here.
    */
   async #prepare(
     groups: DeliveryRow[][],
     notifications: Map<string, NotificationRow>,
     people: Map<string, UserRow>,
+    asking: Requests & { zones: Map<string, string> },
     result: RoundResult,
   ): Promise<Outgoing[]> {
     const skipped = new Map<string, string[]>();
@@ -253,14 +313,33 @@ export class NotificationWorker {
         'read in the app or withdrawn',
         group.filter((d) => stale(d)),
       );
-      const sendable = group.filter((d) => !stale(d));
+      // An important post's request taken back, or acknowledged, since the notification was made.
+      const answered = (d: DeliveryRow) => {
+        const n = notifications.get(d.notification_id)!;
+        if (!isAnnouncementKind(n.kind)) return null;
+        if (n.post_id === null || !asking.marked.has(n.post_id))
+          return 'no longer asks for an acknowledgement';
+        return asking.acknowledged.has(`${n.post_id}\u0000${d.user_id}`) ? 'acknowledged already' : null;
+      };
+      const fresh = group.filter((d) => !stale(d));
+      for (const reason of ['no longer asks for an acknowledgement', 'acknowledged already']) {
+        skip(
+          reason,
+          fresh.filter((d) => answered(d) === reason),
+        );
+      }
+      const sendable = fresh.filter((d) => answered(d) === null);
+      // An announcement is a message of its own: its Acknowledge button acts on that one post.
+      const alone = (d: DeliveryRow) =>
+        d.urgent === 1 || isAnnouncementKind(notifications.get(d.notification_id)!.kind);
       const batches = [
-        ...sendable.filter((d) => d.urgent === 1).map((d) => [d]),
-        ...(sendable.some((d) => d.urgent !== 1) ? [sendable.filter((d) => d.urgent !== 1)] : []),
+        ...sendable.filter((d) => alone(d)).map((d) => [d]),
+        ...(sendable.some((d) => !alone(d)) ? [sendable.filter((d) => !alone(d))] : []),
       ];
       for (const batch of batches) {
         const rows = batch.map((d) => notifications.get(d.notification_id)!);
-        outgoing.push({ channel, person, deliveries: batch, message: this.#compose(person, rows) });
+        const message = this.#compose(person, rows, asking.zones.get(person.id));
+        outgoing.push({ channel, person, deliveries: batch, message });
       }
     }
     for (const [reason, ids] of skipped) {
@@ -339,20 +418,27 @@ export class NotificationWorker {
     }
   }
 
-  #compose(person: UserRow, rows: NotificationRow[]): OutgoingMessage {
+  #compose(person: UserRow, rows: NotificationRow[], timeZone: string | undefined): OutgoingMessage {
     const locale = person.locale === 'th' ? 'th' : 'en';
     const sorted = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at));
-    const words = sorted.length === 1 ? wordOne(sorted[0]!, locale) : wordMany(sorted, locale);
+    const options = { ...(timeZone ? { timeZone } : {}), now: this.#o.clock() };
+    const words = sorted.length === 1 ? wordOne(sorted[0]!, locale, options) : wordMany(sorted, locale);
     const path = sorted.length === 1 ? pathOf(sorted[0]!) : pathOfMany(sorted);
     const first = sorted[0]!;
+    const ask = sorted.length === 1 ? announcementAsk(first, locale, options) : null;
     return {
       notifications: sorted,
       title: words.title,
       body: words.body,
       url: `${this.#o.publicUrl}${path}`,
-      tag: first.post_id ?? first.topic_id ?? first.id,
+      // An important post's request replaces its earlier request (a reminder), not its mentions.
+      tag:
+        isAnnouncementKind(first.kind) && first.post_id
+          ? `announcement:${first.post_id}`
+          : (first.post_id ?? first.topic_id ?? first.id),
       urgent: sorted.some((r) => r.urgent === 1),
       locale,
+      ...(ask !== null && first.post_id ? { acknowledge: { postId: first.post_id, ask } } : {}),
     };
   }
 }

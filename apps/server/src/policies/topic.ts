@@ -139,8 +139,21 @@ export async function visibleTopicIds(db: Kysely<Database>, viewer: Viewer): Pro
  */
 export type TopicRights = Omit<TopicAbilities, 'ownPost' | 'othersPost' | 'ownComment' | 'othersComment'>;
 
+/** The server's settings the topic rules depend on (config). */
+export interface TopicRules {
+  /** ANNOUNCEMENT_AUTHORS: who may mark their posts important (issue 17). */
+  announcementAuthors: 'owners' | 'everyone';
+}
+
+/** The rules without configuration: only owners and admins mark posts important. */
+export const DEFAULT_TOPIC_RULES: TopicRules = { announcementAuthors: 'owners' };
+
 /** What a person may do with a topic they can see. */
-export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicRights {
+export function topicAbilities(
+  viewer: Viewer,
+  access: TopicAccess,
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
+): TopicRights {
   const { topic, membership } = access;
   const open = topic.archived_at === null;
   const owner = membership?.role === 'owner';
@@ -155,16 +168,21 @@ export function topicAbilities(viewer: Viewer, access: TopicAccess): TopicRights
       pin: false,
       leave: false,
       follow: false,
+      announce: false,
+      announcementReports: false,
     };
   }
+  const post = open && canSee(topic, membership);
   return {
     edit: (owner || admin) && open,
     archive: owner || admin,
     manageMembers: (owner || admin) && open,
-    post: open && canSee(topic, membership),
+    post,
     pin: owner && open,
     leave: membership !== null,
     follow: topic.visibility === 'organisation',
+    announce: post && (owner || admin || rules.announcementAuthors === 'everyone'),
+    announcementReports: owner || admin,
   };
 }
 
@@ -186,6 +204,8 @@ const REFUSED_DIRECT: Record<TopicAction, string> = {
   pin: 'Posts are not pinned in a direct conversation.',
   leave: DIRECT_KEEPS_ITS_PEOPLE,
   follow: 'Direct conversations reach their own people only.',
+  announce: 'Posts are not marked important in a direct conversation.',
+  announcementReports: 'Posts are not marked important in a direct conversation.',
 };
 
 /** Why each action is refused, as the person reads it. */
@@ -200,11 +220,22 @@ const REFUSED: Record<TopicAction, (access: TopicAccess) => string> = {
   pin: () => 'Only the topic’s owners can pin posts.',
   leave: () => MANAGE_MEMBERS,
   follow: () => 'Only organisation-wide topics can be followed; members-only topics reach their members.',
+  announce: (access) =>
+    access.topic.archived_at
+      ? 'This topic is archived: it is read-only until an owner unarchives it.'
+      : 'Only the topic’s owners and admins can mark posts important here.',
+  announcementReports: () =>
+    'Only the author, the topic’s owners and admins can see who has acknowledged an important post.',
 };
 
 /** Throws 403, saying why, unless the person may do `action` with the topic (see `topicAbilities`). */
-export function authorize(viewer: Viewer, action: TopicAction, access: TopicAccess): void {
-  if (!topicAbilities(viewer, access)[action]) {
+export function authorize(
+  viewer: Viewer,
+  action: TopicAction,
+  access: TopicAccess,
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
+): void {
+  if (!topicAbilities(viewer, access, rules)[action]) {
     throw new AppError(
       'forbidden',
       isDirect(access.topic) ? REFUSED_DIRECT[action] : REFUSED[action](access),

@@ -4,6 +4,7 @@ import type { Database } from '../db/index.ts';
 import type { CommentRow, PostRow } from '../db/schema.ts';
 import { commentAbilities, postAbilities } from '../policies/post.ts';
 import type { TopicAccess, Viewer } from '../policies/topic.ts';
+import { loadPostAnnouncements, type PostAnnouncements } from './announcement.ts';
 import { presentAttachment } from './attachment.ts';
 import { personFrom, presentPerson } from './person.ts';
 
@@ -106,9 +107,22 @@ async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: 
 
 /** Posts as everyone sees them, in the order given, with a few queries for the whole page. */
 export async function presentPostBases(db: Kysely<Database>, rows: PostRow[]): Promise<PostBase[]> {
-  if (rows.length === 0) return [];
+  return (await presentPostBasesFor(db, rows, null)).bases;
+}
+
+/**
+ * Posts as everyone sees them, and the viewer's acknowledgements of the important ones among them
+ * (the announcements' query answers both).
+ */
+async function presentPostBasesFor(
+  db: Kysely<Database>,
+  rows: PostRow[],
+  viewerId: string | null,
+): Promise<{ bases: PostBase[]; announcements: PostAnnouncements }> {
+  if (rows.length === 0)
+    return { bases: [], announcements: { requests: new Map(), acknowledged: new Map() } };
   const ids = rows.map((r) => r.id);
-  const [extras, attachments] = await Promise.all([
+  const [extras, attachments, announcements] = await Promise.all([
     loadExtras(
       db,
       ids,
@@ -121,9 +135,10 @@ export async function presentPostBases(db: Kysely<Database>, rows: PostRow[]): P
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+    loadPostAnnouncements(db, ids, viewerId),
   ]);
   const files = groupBy(attachments, (a) => a.post_id ?? '');
-  return rows.map((row) => {
+  const bases = rows.map((row): PostBase => {
     const deleted = row.deleted_at !== null;
     return {
       id: row.id,
@@ -142,11 +157,14 @@ export async function presentPostBases(db: Kysely<Database>, rows: PostRow[]): P
       editedAt: row.edited_at,
       deletedAt: row.deleted_at,
       createdAt: row.created_at,
+      // A deleted post asks nothing any more (its request goes with a hard delete only).
+      announcement: deleted ? null : (announcements.requests.get(row.id) ?? null),
     };
   });
+  return { bases, announcements };
 }
 
-/** Posts as the viewer sees them: with their bell and abilities. */
+/** Posts as the viewer sees them: with their bell, acknowledgement and abilities. */
 export async function presentPosts(
   db: Kysely<Database>,
   viewer: Viewer,
@@ -154,8 +172,8 @@ export async function presentPosts(
   rows: PostRow[],
 ): Promise<Post[]> {
   if (rows.length === 0) return [];
-  const [bases, bells] = await Promise.all([
-    presentPostBases(db, rows),
+  const [{ bases, announcements }, bells] = await Promise.all([
+    presentPostBasesFor(db, rows, viewer.id),
     db
       .selectFrom('post_bells')
       .select(['post_id', 'ringing'])
@@ -171,6 +189,7 @@ export async function presentPosts(
   return bases.map((base, i) => ({
     ...base,
     bell: ringing.has(base.id) ? 'ring' : 'off',
+    acknowledgedAt: announcements.acknowledged.get(base.id) ?? null,
     abilities: postAbilities(viewer, access, rows[i]!),
   }));
 }

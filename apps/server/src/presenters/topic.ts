@@ -5,7 +5,14 @@ import type { TopicRow } from '../db/schema.ts';
 import { decodeCursor, pageOf } from '../http/cursor.ts';
 import { defaultLevel } from '../notifications/rules.ts';
 import { contentAbilities } from '../policies/post.ts';
-import { directParticipantIds, topicAbilities, type Viewer, visibilityOf } from '../policies/topic.ts';
+import {
+  DEFAULT_TOPIC_RULES,
+  directParticipantIds,
+  type TopicRules,
+  topicAbilities,
+  type Viewer,
+  visibilityOf,
+} from '../policies/topic.ts';
 import { conversationTitle, loadParticipantsOf, participantsOf } from './conversation.ts';
 
 /** The viewer's read marker in a `selectTopics` row: 0 before they read anything. */
@@ -91,9 +98,10 @@ export async function presentTopics(
   db: Kysely<Database>,
   viewer: Viewer,
   rows: TopicViewRow[],
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
 ): Promise<Topic[]> {
   const people = await loadParticipantsOf(db, rows);
-  return rows.map((row) => presentTopic(viewer, row, people));
+  return rows.map((row) => presentTopic(viewer, row, people, rules));
 }
 
 /**
@@ -108,6 +116,7 @@ export async function topicPageByActivity(
   limit: number,
   /** `archived_at` for the archive (only archived topics in `query`: the column is never null there). */
   by: 'last_activity_at' | 'archived_at' = 'last_activity_at',
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
 ): Promise<{ items: Topic[]; nextCursor: string | null }> {
   const column = `topics.${by}` as const;
   const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
@@ -126,7 +135,7 @@ export async function topicPageByActivity(
     rows,
     limit,
     (r) => [r[by] ?? r.last_activity_at, r.id],
-    (kept) => presentTopics(db, viewer, kept),
+    (kept) => presentTopics(db, viewer, kept, rules),
   );
 }
 
@@ -147,7 +156,12 @@ export function topicRowOf(row: TopicViewRow): TopicRow {
 }
 
 /** A topic as the viewer sees it, with their membership, reading and abilities. */
-export function presentTopic(viewer: Viewer, row: TopicViewRow, people?: Map<string, Person>): Topic {
+export function presentTopic(
+  viewer: Viewer,
+  row: TopicViewRow,
+  people?: Map<string, Person>,
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
+): Topic {
   const membership = row.my_role
     ? {
         topic_id: row.id,
@@ -165,6 +179,6 @@ export function presentTopic(viewer: Viewer, row: TopicViewRow, people?: Map<str
     notificationLevel: row.my_notification_level ?? defaultLevel(visibilityOf(row), membership !== null),
     unreadCount: Number(row.unread_count ?? 0),
     lastReadNumber: Number(row.last_read_number ?? 0),
-    abilities: { ...topicAbilities(viewer, access), ...contentAbilities(viewer, access) },
+    abilities: { ...topicAbilities(viewer, access, rules), ...contentAbilities(viewer, access) },
   };
 }

@@ -3,6 +3,8 @@ import type { AppContext } from '../context.ts';
 import { realtimeRoutes } from '../realtime/routes.ts';
 import { teamsBotRoutes } from '../teams/bot.ts';
 import { analyticsRoutes } from './analytics/analytics.ts';
+import { announcementRoutes } from './announcements/announcements.ts';
+import { pushAcknowledgeRoutes } from './announcements/pushAcknowledge.ts';
 import { attachmentRoutes } from './attachments/attachments.ts';
 import { authRoutes } from './auth/auth.ts';
 import { calltreeRoutes } from './calltree/index.ts';
@@ -33,6 +35,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     meRoutes(ctx),
     notificationRoutes(ctx),
     unsubscribeRoutes(ctx),
+    pushAcknowledgeRoutes(ctx),
     notificationSettingsRoutes(ctx),
     pushSubscriptionRoutes(ctx),
     notificationDeliveryRoutes(ctx),
@@ -45,6 +48,7 @@ export function apiRoutes(ctx: AppContext): FastifyPluginAsyncZod[] {
     memberRoutes(ctx),
     conversationRoutes(ctx),
     postRoutes(ctx),
+    announcementRoutes(ctx),
     commentRoutes(ctx),
     reactionRoutes(ctx),
     attachmentRoutes(ctx),

@@ -289,6 +289,53 @@ describeEachDatabase('POST /api/messages (the Teams bot)', (kind) => {
     ]);
   });
 
+  it('acknowledges an important post from its card (Action.Execute) and answers the same card for two presses', async () => {
+    const author = await signedIn(server);
+    const reader = await buildPerson();
+    const topic = dataOf<{ id: string }>(
+      await as(server, author).post('/api/topics', { title: 'Safety', visibility: 'organisation' }),
+    );
+    const post = dataOf<{ id: string }>(
+      await as(server, author).post(`/api/topics/${topic.id}/posts`, {
+        clientId: randomUUID(),
+        body: 'Drill',
+      }),
+    );
+    expect(
+      (await as(server, author).put(`/api/posts/${post.id}/announcement`, { urgent: true })).statusCode,
+    ).toBe(200);
+    const press = () =>
+      deliver(
+        activityFrom(reader, {
+          type: 'invoke',
+          name: 'adaptiveCard/action',
+          action: undefined,
+          value: {
+            action: { type: 'Action.Execute', verb: 'announcement.acknowledge', data: { postId: post.id } },
+          },
+        }),
+      );
+    const first = await press();
+    const second = await press();
+    for (const answer of [first, second]) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({
+        statusCode: 200,
+        type: 'application/vnd.microsoft.card.adaptive',
+        value: { type: 'AdaptiveCard' },
+      });
+    }
+    expect(JSON.stringify(first.json().value)).toMatch(/Acknowledged at \d\d:\d\d\./);
+    expect(second.json().value).toEqual(first.json().value);
+    const rows = await db()
+      .selectFrom('announcement_recipients')
+      .selectAll()
+      .where('post_id', '=', post.id)
+      .where('user_id', '=', reader.id)
+      .execute();
+    expect(rows).toEqual([expect.objectContaining({ acknowledged_at: expect.any(String) })]);
+  });
+
   it('answers a message typed to the bot with the help card, in Thai for a Thai person', async () => {
     const alice = await buildPerson({ locale: 'th' });
     const conversationId = `a:help-${alice.id}`;

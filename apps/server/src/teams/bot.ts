@@ -138,7 +138,7 @@ export function teamsBotRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
     }
 
-    /** A button of a BTalk card: the person's answer, or the post's bell off. */
+    /** A button of a BTalk card: the person's answer, the post's bell off, or an acknowledgement. */
     async function cardAction(activity: IncomingActivity): Promise<AdaptiveCardActionResponse> {
       const value = CardActionValue.safeParse(activity.value);
       if (!value.success) {

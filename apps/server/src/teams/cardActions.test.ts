@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
+import { now } from '../ids.ts';
+import { DEFAULT_SETTINGS, saveSettings } from '../notifications/settings.ts';
 import { buildOrg, type Org } from '../test/calltree.ts';
 import { describeEachDatabase } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
@@ -160,5 +162,97 @@ describeEachDatabase('Teams card actions', (kind) => {
     expect(
       textsOf(await handleCardAction(server.ctx, reader.user, { verb: 'post.mute', data: { postId: 42 } })),
     ).toEqual(['This action was not understood. Open BTalk to do it there.']);
+  });
+
+  it('announcement.acknowledge acknowledges once and says when, in the person’s time zone; a second press says the same', async () => {
+    const author = await signedIn(server);
+    const reader = await signedIn(server);
+    await saveSettings(
+      db(),
+      reader.user.id,
+      { ...DEFAULT_SETTINGS, quietHours: { ...DEFAULT_SETTINGS.quietHours, timeZone: 'America/New_York' } },
+      now(),
+    );
+    const topic = await buildTopic(server, author, { title: 'Safety' });
+    const post = await buildPost(server, author, topic.id, 'Fire drill on Friday.');
+    expect((await as(server, author).put(`/api/posts/${post.id}/announcement`, {})).statusCode).toBe(200);
+
+    const press = { verb: 'announcement.acknowledge', data: { postId: post.id } };
+    const first = await handleCardAction(server.ctx, reader.user, press);
+    const row = await db()
+      .selectFrom('announcement_recipients')
+      .selectAll()
+      .where('post_id', '=', post.id)
+      .where('user_id', '=', reader.user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.acknowledged_at).toBeTruthy();
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(row.acknowledged_at!));
+    expect(textsOf(first)).toEqual(['Important: Safety', `Acknowledged at ${time}.`]);
+    const json = JSON.stringify(first);
+    expect(json).toContain(`/topics/${topic.id}#post-${post.number}`);
+    expect(json).not.toContain('announcement.acknowledge');
+
+    const second = await handleCardAction(server.ctx, reader.user, press);
+    expect(textsOf(second)).toEqual(textsOf(first));
+    const again = await db()
+      .selectFrom('announcement_recipients')
+      .select('acknowledged_at')
+      .where('post_id', '=', post.id)
+      .where('user_id', '=', reader.user.id)
+      .executeTakeFirstOrThrow();
+    expect(again.acknowledged_at).toBe(row.acknowledged_at);
+
+    // In Thai for a Thai person.
+    const thai = await signedIn(server, { locale: 'th' });
+    expect(textsOf(await handleCardAction(server.ctx, thai.user, press))).toEqual([
+      'สำคัญ: Safety',
+      expect.stringMatching(/^รับทราบแล้วเมื่อเวลา \d\d:\d\d$/),
+    ]);
+  });
+
+  it('announcement.acknowledge refuses with a card, writing nothing: a post one cannot see, one that does not ask, bad data', async () => {
+    const author = await signedIn(server);
+    const stranger = await signedIn(server);
+    const secret = await buildTopic(server, author, { visibility: 'members' });
+    const hidden = await buildPost(server, author, secret.id, 'Members only');
+    expect((await as(server, author).put(`/api/posts/${hidden.id}/announcement`, {})).statusCode).toBe(200);
+    const acknowledge = (postId: unknown) =>
+      handleCardAction(server.ctx, stranger.user, { verb: 'announcement.acknowledge', data: { postId } });
+    expect(textsOf(await acknowledge(hidden.id))).toEqual([
+      'This post no longer exists, or you can no longer see it.',
+    ]);
+    expect(textsOf(await acknowledge(randomUUID()))).toEqual([
+      'This post no longer exists, or you can no longer see it.',
+    ]);
+    const open = await buildTopic(server, author);
+    const plain = await buildPost(server, author, open.id, 'Just news');
+    expect(textsOf(await acknowledge(plain.id))).toEqual([
+      'This post no longer asks for an acknowledgement.',
+    ]);
+    expect(
+      textsOf(
+        await handleCardAction(server.ctx, author.user, {
+          verb: 'announcement.acknowledge',
+          data: { postId: hidden.id },
+        }),
+      ),
+    ).toEqual(['You wrote this post: its readers acknowledge it.']);
+    for (const postId of [42, '', 'x'.repeat(65), undefined]) {
+      expect(textsOf(await acknowledge(postId))).toEqual([
+        'This action was not understood. Open BTalk to do it there.',
+      ]);
+    }
+    const written = await db()
+      .selectFrom('announcement_recipients')
+      .select('post_id')
+      .where('user_id', '=', stranger.user.id)
+      .where('acknowledged_at', 'is not', null)
+      .execute();
+    expect(written).toEqual([]);
   });
 });

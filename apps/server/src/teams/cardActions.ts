@@ -2,6 +2,7 @@ import type { CallEventOption } from '@btalk/contracts';
 import type { AdaptiveCard } from '@microsoft/teams.cards';
 import { z } from 'zod';
 import { loadEvent, requireTarget } from '../calltree/eventStore.ts';
+import { acknowledgeAnnouncement } from '../commands/announcementAcknowledger.ts';
 import { callResponseRecorder } from '../commands/callResponseRecorder.ts';
 import { bellRinger } from '../commands/postEditor.ts';
 import { transact } from '../commands/transact.ts';
@@ -9,9 +10,10 @@ import type { AppContext } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { loadSettings } from '../notifications/settings.ts';
+import { titleOf } from '../notifications/topicNotices.ts';
 import { authorize, authorizeAnswerFor, eventAccess } from '../policies/calltree.ts';
 import { requireVisiblePost } from '../policies/post.ts';
-import { answeredCard, CardVerb, type Locale, noticeCard } from './cards.ts';
+import { acknowledgedCard, answeredCard, CardVerb, type Locale, noticeCard } from './cards.ts';
 import { tabDeepLink } from './deepLinks.ts';
 
 /** What a card's `Action.Execute` sends: its verb and data. */
@@ -29,6 +31,9 @@ const AnswerData = z.object({
 
 /** `post.mute`: the person's bell on the post off. */
 const MuteData = z.object({ postId: z.string().min(1).max(64) });
+
+/** `announcement.acknowledge`: the person acknowledges an important post. */
+const AcknowledgeData = z.object({ postId: z.string().min(1).max(64) });
 
 /** The time of day an answer was made, in the person's time zone (their quiet hours' zone). */
 function timeOfDay(iso: string, timeZone: string, locale: Locale): string {
@@ -103,6 +108,49 @@ async function mute(ctx: AppContext, user: UserRow, locale: Locale, data: z.infe
   }
 }
 
+async function acknowledge(
+  ctx: AppContext,
+  user: UserRow,
+  locale: Locale,
+  data: z.infer<typeof AcknowledgeData>,
+) {
+  try {
+    // The same command as `POST /api/posts/:postId/acknowledgement`; a second press answers the same time.
+    const { acknowledgedAt, path, topicTitle } = await transact(ctx, async (trx) => {
+      // The card's words first: the command's writes end the transaction (their locks until commit).
+      const post = await trx
+        .selectFrom('posts')
+        .select(['topic_id', 'number'])
+        .where('id', '=', data.postId)
+        .executeTakeFirst();
+      const topic = post
+        ? await trx.selectFrom('topics').selectAll().where('id', '=', post.topic_id).executeTakeFirst()
+        : undefined;
+      const topicTitle = topic ? await titleOf(trx, topic) : '';
+      // 404 unless the person sees the post (so it and its topic were found above).
+      const { acknowledgedAt } = await acknowledgeAnnouncement(trx, user, data.postId);
+      const path = post ? `/topics/${encodeURIComponent(post.topic_id)}#post-${Number(post.number)}` : '/';
+      return { acknowledgedAt, path, topicTitle };
+    });
+    const openUrl = tabDeepLink(ctx.config, path);
+    const { quietHours } = await loadSettings(ctx.db.kysely, user.id);
+    return acknowledgedCard({
+      locale,
+      topicTitle,
+      time: timeOfDay(acknowledgedAt, quietHours.timeZone, locale),
+      openUrl,
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    // Nothing was written (the transaction rolled back); the card says why.
+    if (error.kind === 'notFound') return noticeCard({ locale, say: 'postGone' });
+    // The command refuses the post's own author: the readers acknowledge it.
+    if (error.kind === 'forbidden') return noticeCard({ locale, say: 'ownAnnouncement' });
+    if (error.kind === 'conflict') return noticeCard({ locale, say: 'notAnnouncement' });
+    return noticeCard({ locale, say: 'notUnderstood' });
+  }
+}
+
 /**
  * Runs an Adaptive Card action a person pressed in Teams (the bot endpoint has matched them to
  * `user`) and answers the card that replaces the one pressed. Never throws for what people may send:
@@ -120,6 +168,9 @@ export async function handleCardAction(
   } else if (action.verb === CardVerb.mute) {
     const data = MuteData.safeParse(action.data);
     if (data.success) return mute(ctx, user, locale, data.data);
+  } else if (action.verb === CardVerb.acknowledge) {
+    const data = AcknowledgeData.safeParse(action.data);
+    if (data.success) return acknowledge(ctx, user, locale, data.data);
   }
   return noticeCard({ locale, say: 'notUnderstood' });
 }

@@ -19,7 +19,11 @@ import {
 export type Locale = 'th' | 'en';
 
 /** Card action verbs (`Action.Execute`), agreed with the bot endpoint (teams/cardActions.ts). */
-export const CardVerb = { answer: 'calltree.answer', mute: 'post.mute' } as const;
+export const CardVerb = {
+  answer: 'calltree.answer',
+  mute: 'post.mute',
+  acknowledge: 'announcement.acknowledge',
+} as const;
 
 const words = {
   en: {
@@ -35,6 +39,11 @@ const words = {
     muted: 'Notifications for this post are off. You can turn them on again from the post in BTalk.',
     postGone: 'This post no longer exists, or you can no longer see it.',
     failed: 'That did not work. Try again, or open BTalk.',
+    important: 'Important',
+    acknowledge: 'Acknowledge',
+    acknowledged: (time: string) => `Acknowledged at ${time}.`,
+    notAnnouncement: 'This post no longer asks for an acknowledgement.',
+    ownAnnouncement: 'You wrote this post: its readers acknowledge it.',
   },
   th: {
     open: 'เปิดใน BTalk',
@@ -49,6 +58,11 @@ const words = {
     muted: 'ปิดการแจ้งเตือนของโพสต์นี้แล้ว เปิดอีกครั้งได้จากโพสต์ใน BTalk',
     postGone: 'ไม่พบโพสต์นี้ หรือคุณไม่มีสิทธิ์เห็นโพสต์นี้แล้ว',
     failed: 'ทำรายการไม่สำเร็จ โปรดลองอีกครั้ง หรือเปิด BTalk',
+    important: 'สำคัญ',
+    acknowledge: 'รับทราบ',
+    acknowledged: (time: string) => `รับทราบแล้วเมื่อเวลา ${time}`,
+    notAnnouncement: 'โพสต์นี้ไม่ได้ขอให้กดรับทราบแล้ว',
+    ownAnnouncement: 'คุณเป็นผู้เขียนโพสต์นี้ ผู้อ่านเป็นผู้กดรับทราบ',
   },
 } satisfies Record<Locale, Record<string, string | ((...args: string[]) => string)>>;
 
@@ -148,6 +162,63 @@ export function postCard(input: PostCardInput): AdaptiveCard {
   return card(body, actions, input.title);
 }
 
+/** An important post's request (issue 17): the post, the request, an Acknowledge button. */
+export interface AnnouncementCardInput {
+  locale: Locale;
+  /** "Important: Safety" or the reminder's title (worded by notifications/wording.ts). */
+  title: string;
+  /** The topic's title. */
+  topicTitle: string | null;
+  /** The post's Markdown (made Teams-safe here). */
+  markdown: string;
+  /** "Please acknowledge by Fri 27 Nov, 17:00." (the due time in the person's time zone). */
+  ask: string;
+  postId: string;
+  /** Urgent: a red heading, as call-tree cards. */
+  urgent: boolean;
+  openUrl: string;
+}
+
+export function announcementCard(input: AnnouncementCardInput): AdaptiveCard {
+  const w = cardWords(input.locale);
+  const heading = input.urgent ? `⚠ ${input.title}` : input.title;
+  const body: CardElement[] = [
+    literal(heading, { weight: 'Bolder', size: 'Medium', color: input.urgent ? 'Attention' : 'Accent' }),
+  ];
+  if (input.topicTitle) body.push(literal(input.topicTitle, { isSubtle: true }));
+  for (const line of teamsSafeLines(input.markdown)) body.push(literal(line));
+  body.push(literal(input.ask, { weight: 'Bolder' }));
+  body.push(
+    new ActionSet(
+      new ExecuteAction({
+        title: w.acknowledge,
+        verb: CardVerb.acknowledge,
+        data: { postId: input.postId },
+      }).withStyle('positive'),
+    ),
+  );
+  return card(body, [new OpenUrlAction(input.openUrl, { title: w.open })], heading);
+}
+
+/** The card an Acknowledge press is answered with: the post's topic and when the person acknowledged. */
+export function acknowledgedCard(input: {
+  locale: Locale;
+  topicTitle: string;
+  time: string;
+  openUrl: string;
+}): AdaptiveCard {
+  const w = cardWords(input.locale);
+  const said = w.acknowledged(input.time);
+  return card(
+    [
+      literal(`${w.important}: ${input.topicTitle}`, { weight: 'Bolder', size: 'Medium' }),
+      literal(said, { color: 'Good' }),
+    ],
+    [new OpenUrlAction(input.openUrl, { title: w.open })],
+    said,
+  );
+}
+
 /** An answer option of a call-tree event. */
 export interface CardOption {
   id: string;
@@ -217,7 +288,15 @@ export function answeredCard(input: {
 /** A card that only says something (an action refused or done), with a link into BTalk when given. */
 export function noticeCard(input: {
   locale: Locale;
-  say: 'closed' | 'notTargeted' | 'notUnderstood' | 'muted' | 'postGone' | 'failed';
+  say:
+    | 'closed'
+    | 'notTargeted'
+    | 'notUnderstood'
+    | 'muted'
+    | 'postGone'
+    | 'failed'
+    | 'notAnnouncement'
+    | 'ownAnnouncement';
   title?: string;
   openUrl?: string;
 }): AdaptiveCard {

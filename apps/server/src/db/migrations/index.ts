@@ -22,6 +22,7 @@ import * as searchFiltersAndComments from './20261125160002-search-filters-and-c
 import * as createUploadSettings from './20261125160003-create-upload-settings.ts';
 import * as createPostRevisions from './20261125160005-create-post-revisions.ts';
 import * as addUserNameParts from './20261125160101-add-user-name-parts.ts';
+import * as createAnnouncements from './20261127120000-create-announcements.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '20261125160003-create-upload-settings': createUploadSettings,
   '20261125160005-create-post-revisions': createPostRevisions,
   '20261125160101-add-user-name-parts': addUserNameParts,
+  '20261127120000-create-announcements': createAnnouncements,
 };

@@ -16,6 +16,12 @@ export interface OutgoingMessage {
   urgent: boolean;
   /** The person's language. */
   locale: 'th' | 'en';
+  /**
+   * An important post's request (a message of one announcement notification, issue 17): the post the
+   * channel's Acknowledge button acknowledges, and the request as worded ("Please acknowledge by ...",
+   * the due time in the person's time zone).
+   */
+  acknowledge?: { postId: string; ask: string };
 }
 
 /** What became of a send. */

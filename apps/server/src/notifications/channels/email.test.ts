@@ -167,6 +167,26 @@ describe('e-mail channel', () => {
     expect(mails[0]?.subject).toBe(`[Urgent] ${message().title}`);
   });
 
+  it("an important post's e-mail asks to acknowledge and links to the post to do it there", async () => {
+    const ask = 'Please acknowledge by Fri 27 Nov, 17:00.';
+    const sent = message({
+      title: 'Important: Safety',
+      body: `Fire drill on Friday.\n\n${ask}`,
+      urgent: true,
+      acknowledge: { postId: 'p1', ask },
+    });
+    expect(await channel.send(person(), sent)).toEqual({ status: 'sent' });
+    const [mail] = mails;
+    expect(mail?.subject).toBe('[Urgent] Important: Safety');
+    expect(mail?.text).toContain(ask);
+    expect(mail?.text).toContain(`Open in BTalk to acknowledge: ${sent.url}`);
+    expect(String(mail?.html)).toContain('>Open in BTalk to acknowledge</a>');
+
+    mails.length = 0;
+    await channel.send(person({ locale: 'th' }), { ...sent, locale: 'th', title: 'สำคัญ: Safety' });
+    expect(mails[0]?.text).toContain(`เปิดใน BTalk เพื่อกดรับทราบ: ${sent.url}`);
+  });
+
   it('escapes HTML in the title and the body', async () => {
     const sent = message({
       title: 'Alert <script>alert(1)</script> & "more"',

@@ -17,16 +17,21 @@ export interface EmailChannelOptions {
 type Locale = OutgoingMessage['locale'];
 
 /** The words of a notification e-mail. */
-const words: Record<Locale, { urgent: string; open: string; why: string; stop: string }> = {
+const words: Record<
+  Locale,
+  { urgent: string; open: string; acknowledge: string; why: string; stop: string }
+> = {
   en: {
     urgent: '[Urgent] ',
     open: 'Open in BTalk',
+    acknowledge: 'Open in BTalk to acknowledge',
     why: 'You receive this e-mail because of your BTalk notification settings.',
     stop: 'Stop these e-mails',
   },
   th: {
     urgent: '[ด่วน] ',
     open: 'เปิดใน BTalk',
+    acknowledge: 'เปิดใน BTalk เพื่อกดรับทราบ',
     why: 'คุณได้รับอีเมลนี้ตามการตั้งค่าการแจ้งเตือนของ BTalk',
     stop: 'หยุดรับอีเมลเหล่านี้',
   },
@@ -62,7 +67,9 @@ export function composeEmail(
   // Only web links go into the button: the URL comes from the worker, but a mail is no place to find out.
   const url = /^https?:\/\//i.test(message.url) ? message.url : fallbackUrl;
   const subject = `${message.urgent ? w.urgent : ''}${message.title}`.replace(/[\r\n]+/g, ' ');
-  const text = [message.body, '', `${w.open}: ${url}`, '', '-- ', w.why, `${w.stop}: ${unsubscribeUrl}`].join(
+  // An important post is acknowledged in the app (a link in a mail is opened by scanners, too).
+  const open = message.acknowledge ? w.acknowledge : w.open;
+  const text = [message.body, '', `${open}: ${url}`, '', '-- ', w.why, `${w.stop}: ${unsubscribeUrl}`].join(
     '\n',
   );
   const paragraphs = message.body
@@ -76,7 +83,7 @@ export function composeEmail(
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px">
 <h1 style="margin:0 0 16px;font-size:20px;color:${message.urgent ? '#8F0562' : '#472F92'}">${escapeHtml(subject)}</h1>
 ${paragraphs}
-<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#472F92;color:#ffffff;text-decoration:none;padding:10px 20px;border-radius:8px">${escapeHtml(w.open)}</a></p>
+<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#472F92;color:#ffffff;text-decoration:none;padding:10px 20px;border-radius:8px">${escapeHtml(open)}</a></p>
 </div>
 <p style="max-width:560px;margin:16px auto 0;font-size:12px;color:#5f5b66">${escapeHtml(w.why)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#5f5b66">${escapeHtml(w.stop)}</a></p>
 </body>

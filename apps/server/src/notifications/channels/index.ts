@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/index.ts';
 import { BotConnector } from '../../teams/connector.ts';
+import { acknowledgeUrl } from '../acknowledgeLinks.ts';
 import { unsubscribeToken } from '../unsubscribe.ts';
 import type { VapidKeys } from '../vapid.ts';
 import type { Channel } from './channel.ts';
@@ -12,7 +13,7 @@ import { createTeamsChannel } from './teams.ts';
 export interface ChannelDeps {
   config: Config;
   db: Db;
-  /** The server secret (unsubscribe links are signed with a key derived from it). */
+  /** The server secret (unsubscribe and acknowledge links are signed with keys derived from it). */
   secret: Uint8Array;
   vapid: VapidKeys | null;
 }
@@ -24,7 +25,15 @@ export interface ChannelDeps {
 export function createChannels(deps: ChannelDeps): Channel[] {
   const { config, secret, vapid } = deps;
   const channels: Channel[] = [];
-  if (vapid) channels.push(createPushChannel({ db: deps.db.kysely, vapid }));
+  if (vapid) {
+    channels.push(
+      createPushChannel({
+        db: deps.db.kysely,
+        vapid,
+        acknowledgeUrl: (userId, postId) => acknowledgeUrl(config.publicUrl, secret, userId, postId),
+      }),
+    );
+  }
   if (config.notifications.smtpUrl) {
     channels.push(
       createEmailChannel({

@@ -9,9 +9,17 @@ import { newId, now } from '../../ids.ts';
 import { describeEachDatabase, openTestDatabase } from '../../test/db.ts';
 import { buildUser } from '../../test/factories.ts';
 import { type BrowserSubscription, type PushService, startPushService } from '../../test/pushService.ts';
+import { acknowledgeUrl, readAcknowledgeToken } from '../acknowledgeLinks.ts';
 import type { VapidKeys } from '../vapid.ts';
 import type { Channel, OutgoingMessage } from './channel.ts';
-import { createPushChannel, MAX_PAYLOAD_BYTES, pushPayload, pushTopic, retryAfterMs } from './push.ts';
+import {
+  createPushChannel,
+  MAX_PAYLOAD_BYTES,
+  type PushPayload,
+  pushPayload,
+  pushTopic,
+  retryAfterMs,
+} from './push.ts';
 
 const vapid: VapidKeys = { ...webPush.generateVAPIDKeys(), subject: 'mailto:btalk@btalk.test' };
 
@@ -158,6 +166,49 @@ describeEachDatabase('push channel', (kind) => {
     expect(got?.urgency).toBe('high');
     expect(got?.ttl).toBe(60 * 60);
     expect(got?.json).toMatchObject({ urgent: true, body: 'ตอบด้วย' });
+  });
+
+  it("an important post's message carries the Acknowledge action and the person's signed link", async () => {
+    const secret = new Uint8Array(32).fill(7);
+    const asking = createPushChannel({
+      db,
+      vapid,
+      timeoutMs: 2000,
+      acknowledgeUrl: (userId, postId) => acknowledgeUrl('https://btalk.test', secret, userId, postId),
+    });
+    const person = await buildUser(db);
+    const browser = await subscribed(person);
+    const postId = newId();
+    const ask = 'Please acknowledge by Fri 27 Nov, 17:00.';
+    const sent = message({ urgent: true, title: 'Important: Safety', acknowledge: { postId, ask } });
+    expect(await asking.send(person, sent)).toEqual({ status: 'sent' });
+    const [got] = received(browser);
+    const payload = got?.json as PushPayload;
+    expect(payload).toMatchObject({
+      title: 'Important: Safety',
+      urgent: true,
+      actions: [{ action: 'acknowledge', title: 'Acknowledge' }],
+      acknowledgeUrl: expect.stringMatching(
+        /^https:\/\/btalk\.test\/api\/announcements\/acknowledge\/[\w-]+\.[\w-]+$/,
+      ),
+    });
+    // An important post stays worth delivering late, urgent or not.
+    expect(got?.ttl).toBe(24 * 60 * 60);
+    const token = payload.acknowledgeUrl!.split('/').pop()!;
+    expect(token.length).toBeLessThanOrEqual(100);
+    expect(readAcknowledgeToken(secret, token)).toMatchObject({ ok: true, userId: person.id, postId });
+
+    // In Thai for a Thai person; a message without a request has no action, nor a channel without links.
+    await asking.send(person, message({ locale: 'th', acknowledge: { postId, ask } }));
+    expect((received(browser)[1]!.json as PushPayload).actions).toEqual([
+      { action: 'acknowledge', title: 'รับทราบ' },
+    ]);
+    await asking.send(person, message());
+    await channel.send(person, message({ acknowledge: { postId, ask } }));
+    for (const plain of received(browser).slice(2)) {
+      expect(plain.json).not.toHaveProperty('actions');
+      expect(plain.json).not.toHaveProperty('acknowledgeUrl');
+    }
   });
 
   it('reaches every browser of the person', async () => {

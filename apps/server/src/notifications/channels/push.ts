@@ -7,6 +7,7 @@ import type { Database } from '../../db/index.ts';
 import type { PushSubscriptionRow, UserRow } from '../../db/schema.ts';
 import { now } from '../../ids.ts';
 import type { VapidKeys } from '../vapid.ts';
+import { ACKNOWLEDGE_WORD } from '../wording.ts';
 import type { Channel, OutgoingMessage, SendResult } from './channel.ts';
 
 /** What the push channel needs. */
@@ -16,6 +17,11 @@ export interface PushChannelOptions {
   vapid: VapidKeys;
   /** How long a push service may take to answer one request (default 10 s). */
   timeoutMs?: number;
+  /**
+   * The URL of the Acknowledge action of a person's important post (notifications/acknowledgeLinks.ts);
+   * without it, important posts come without the action.
+   */
+  acknowledgeUrl?: (userId: string, postId: string) => string | null;
 }
 
 /** The JSON the service worker receives. */
@@ -27,6 +33,10 @@ export interface PushPayload {
   urgent: boolean;
   /** The notifications it tells of (the service worker may mark them read when clicked). */
   notificationIds: string[];
+  /** An important post's request: the notification's buttons (`acknowledge`, in the person's language). */
+  actions?: { action: 'acknowledge'; title: string }[];
+  /** Where the `acknowledge` action POSTs (no session: a signed token of the person and the post). */
+  acknowledgeUrl?: string;
 }
 
 /**
@@ -75,8 +85,11 @@ function clipChars(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
 
-/** The payload of a message, its body cut so that the whole stays under MAX_PAYLOAD_BYTES. */
-export function pushPayload(message: OutgoingMessage): PushPayload {
+/**
+ * The payload of a message, its body cut so that the whole stays under MAX_PAYLOAD_BYTES. An important
+ * post's request carries the Acknowledge action and its URL when `acknowledgeUrl` is given.
+ */
+export function pushPayload(message: OutgoingMessage, acknowledgeUrl?: string | null): PushPayload {
   const payload: PushPayload = {
     title: clipChars(message.title, MAX_TITLE_CHARS),
     body: '',
@@ -85,6 +98,10 @@ export function pushPayload(message: OutgoingMessage): PushPayload {
     urgent: message.urgent,
     notificationIds: message.notifications.slice(0, MAX_NOTIFICATION_IDS).map((n) => n.id),
   };
+  if (message.acknowledge && acknowledgeUrl) {
+    payload.actions = [{ action: 'acknowledge', title: ACKNOWLEDGE_WORD[message.locale] }];
+    payload.acknowledgeUrl = acknowledgeUrl;
+  }
   const room = MAX_PAYLOAD_BYTES - Buffer.byteLength(JSON.stringify(payload));
   payload.body = clip(message.body, Math.max(0, room));
   return payload;
@@ -241,7 +258,8 @@ export function createPushChannel(options: PushChannelOptions): Channel {
       headers = {
         'Content-Encoding': 'aes128gcm',
         'Content-Type': 'application/octet-stream',
-        TTL: String(message.urgent ? URGENT_TTL_SECONDS : TTL_SECONDS),
+        // An important post's request stays worth delivering late, urgent or not.
+        TTL: String(message.urgent && !message.acknowledge ? URGENT_TTL_SECONDS : TTL_SECONDS),
         Urgency: message.urgent ? 'high' : 'normal',
         Topic: pushTopic(message.tag),
         Authorization: vapidHeader(new URL(subscription.endpoint).origin),
@@ -296,7 +314,9 @@ export function createPushChannel(options: PushChannelOptions): Channel {
       for (const r of rows) browsers.set(r.user_id, [...(browsers.get(r.user_id) ?? []), r]);
     }
     const jobs = items.flatMap((item, index) => {
-      const payload = JSON.stringify(pushPayload(item.message));
+      const ask = item.message.acknowledge;
+      const link = ask ? options.acknowledgeUrl?.(item.person.id, ask.postId) : null;
+      const payload = JSON.stringify(pushPayload(item.message, link));
       return (browsers.get(item.person.id) ?? []).map((subscription) => ({ index, subscription, payload }));
     });
     const outcomes: BrowserOutcome[] = new Array(jobs.length);

@@ -1,6 +1,8 @@
 import { NotificationKind } from '@btalk/contracts';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { transact } from '../../commands/transact.ts';
 import type { UserRow } from '../../db/schema.ts';
+import { now } from '../../ids.ts';
 import { BotConnector } from '../../teams/connector.ts';
 import { isTeamsConnected, saveConversation } from '../../teams/conversations.ts';
 import { BotConnectorStandIn } from '../../test/botConnector.ts';
@@ -11,6 +13,7 @@ import { useTestServer } from '../../test/server.ts';
 import { signedIn } from '../../test/session.ts';
 import { as, buildPost, buildTopic, dataOf } from '../../test/topics.ts';
 import { notify } from '../notifier.ts';
+import { DEFAULT_SETTINGS, saveSettings } from '../settings.ts';
 import { NotificationWorker } from '../worker.ts';
 import { createTeamsChannel } from './teams.ts';
 
@@ -280,5 +283,102 @@ describeEachDatabase('Teams channel (against a local Bot Connector)', (kind) => 
     expect(ids[1]).toBe(ids[0]);
     // Targets who have not added the app are skipped.
     expect(await teamsDeliveriesOf(org.c2.id)).toMatchObject([{ status: 'skipped' }]);
+  });
+
+  /** Marks a new post of a members' topic important through the API: its other member, `to`, is asked. */
+  async function announce(to: UserRow, urgent: boolean, dueAt: string | null) {
+    const author = await signedIn(server);
+    const topic = await buildTopic(server, author, {
+      title: 'Safety',
+      visibility: 'members',
+      memberIds: [to.id],
+    });
+    const post = await buildPost(server, author, topic.id, '**Fire drill** on Friday.\n\n<b>Be there</b>');
+    await setAsideOutbox(db());
+    expect(
+      (await as(server, author).put(`/api/posts/${post.id}/announcement`, { urgent, dueAt })).statusCode,
+    ).toBe(200);
+    return { topic, post };
+  }
+
+  it('an important post comes as a card: Important, topic, text, the request with its due time, Acknowledge, Open in BTalk', async () => {
+    const malee = await signedIn(server, { display_name: 'Malee', locale: 'th' });
+    await connect(malee.user);
+    // 17:00 in Bangkok (the default time zone).
+    const { topic, post } = await announce(malee.user, true, '2027-01-15T10:00:00.000Z');
+    expect(await worker().drain()).toMatchObject({ sent: 1 });
+    const [activity] = stand.activitiesOf(conversation(malee.user));
+    expect(activity).toMatchObject({ type: 'message', importance: 'high' });
+    const card = cardOf(activity!);
+    const texts = textsOf(card);
+    expect(texts[0]).toBe('⚠ สำคัญ: Safety');
+    expect(texts).toContain('Safety');
+    expect(texts).toContain('Fire drill on Friday.');
+    expect(texts).toContain('Be there');
+    expect(texts.at(-1)).toMatch(/^โปรดกดรับทราบภายใน .*15.*17:00$/);
+    expect(JSON.stringify(card)).not.toMatch(/<b>|\*\*/);
+    const path = `/topics/${topic.id}#post-${post.number}`;
+    expect(actionsOf(card)).toEqual([
+      {
+        type: 'Action.Execute',
+        title: 'รับทราบ',
+        verb: 'announcement.acknowledge',
+        data: { postId: post.id },
+        style: 'positive',
+      },
+      {
+        type: 'Action.OpenUrl',
+        title: 'เปิดใน BTalk',
+        url: `https://teams.microsoft.com/l/entity/${TEAMS_APP_ID}/btalk?context=${encodeURIComponent(JSON.stringify({ subEntityId: path }))}`,
+      },
+    ]);
+  });
+
+  it('an announcement held for quiet hours does not hold up a call-tree card sent meanwhile', async () => {
+    const anan = await signedIn(server);
+    await connect(anan.user);
+    await saveSettings(
+      db(),
+      anan.user.id,
+      {
+        ...DEFAULT_SETTINGS,
+        quietHours: { enabled: true, start: '22:00', end: '07:00', timeZone: 'Asia/Bangkok' },
+      },
+      now(),
+    );
+    // 23:00 in Bangkok.
+    clock = manualClock(Date.parse('2026-11-23T16:00:00Z'));
+    await announce(anan.user, false, null);
+    expect(await worker().drain()).toMatchObject({ dispatched: 1, sent: 0 });
+    await transact(server.ctx, (trx) =>
+      notify(
+        trx,
+        [
+          {
+            userId: anan.user.id,
+            kind: NotificationKind.callStarted,
+            urgent: true,
+            title: 'Fire',
+            body: 'Are you safe?',
+            data: { eventId: 'e1', eventTitle: 'Fire' },
+          },
+        ],
+        // Made after the announcement (whose notice the API wrote at the real time).
+        now(),
+        null,
+      ),
+    );
+    expect(await worker().drain()).toMatchObject({ dispatched: 1, sent: 1 });
+    expect(textsOf(cardOf(stand.activitiesOf(conversation(anan.user))[0]!))[0]).toBe(
+      '⚠ Urgent: Fire: are you safe?',
+    );
+    // In the morning the announcement follows.
+    clock.advance(8 * 60 * 60 * 1000);
+    expect(await worker().drain()).toMatchObject({ sent: 1 });
+    const cards = stand.activitiesOf(conversation(anan.user)).map((a) => textsOf(cardOf(a))[0]);
+    expect(cards).toEqual(['⚠ Urgent: Fire: are you safe?', 'Important: Safety']);
+    expect(textsOf(cardOf(stand.activitiesOf(conversation(anan.user))[1]!)).at(-1)).toBe(
+      'Please acknowledge.',
+    );
   });
 });

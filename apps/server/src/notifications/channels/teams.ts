@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { CallEventRow, TeamsConversationRow, UserRow } from '../../db/schema.ts';
-import { callCard, cardAttachment, postCard } from '../../teams/cards.ts';
+import { announcementCard, callCard, cardAttachment, postCard } from '../../teams/cards.ts';
 import { type BotConnector, ConnectorError, type OutgoingActivity } from '../../teams/connector.ts';
 import { conversationOf, disconnect } from '../../teams/conversations.ts';
 import { tabDeepLink } from '../../teams/deepLinks.ts';
@@ -95,7 +95,19 @@ export function teamsActivity(
   const openUrl = tabDeepLink(config, path);
   const d = dataOf(first);
   let card: ReturnType<typeof postCard>;
-  if (CALL_KINDS.has(first.kind)) {
+  if (message.acknowledge) {
+    // An important post's request: the post, the request with its due time, Acknowledge.
+    card = announcementCard({
+      locale: message.locale,
+      title: message.title,
+      topicTitle: str(d.topicTitle),
+      markdown: content.posts.get(message.acknowledge.postId) ?? str(d.excerpt) ?? '',
+      ask: message.acknowledge.ask,
+      postId: message.acknowledge.postId,
+      urgent: message.urgent,
+      openUrl,
+    });
+  } else if (CALL_KINDS.has(first.kind)) {
     const event = content.events.get(str(d.eventId) ?? '');
     // The person's own answer is asked on start and reminder; an escalation asks a manager to reach
     // someone else, which the card cannot record (the web's "answer on behalf" asks how).
@@ -172,6 +184,8 @@ export function createTeamsChannel(options: TeamsChannelOptions): Channel {
         .select(['d.user_id', 'n.created_at', 'd.next_attempt_at'])
         .where('d.channel', '=', 'teams')
         .where('d.status', '=', 'pending')
+        // Tried and failed: a delivery not tried yet (an announcement held for quiet hours) holds nothing up.
+        .where('d.attempts', '>', 0)
         .where('d.next_attempt_at', '>', at)
         .where('d.user_id', 'in', userIds.slice(i, i + 1000))
         .execute();

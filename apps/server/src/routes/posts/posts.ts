@@ -12,7 +12,7 @@ import {
   UpdatePostRequest,
 } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { authenticate } from '../../auth/authenticate.ts';
 import { retryOnUniqueViolation } from '../../commands/idempotency.ts';
 import { postCreator } from '../../commands/postCreator.ts';
@@ -124,17 +124,46 @@ async function loadPostView(db: Kysely<Database>, user: UserRow, postId: string)
   return view!;
 }
 
-/** The topic's pinned posts as the person sees them, most recently pinned first. */
+/**
+ * The posts shown pinned at the top of a topic for the person: first the important posts they have not
+ * acknowledged (not their own, not deleted; urgent first, then most recently marked), then the pinned
+ * posts, most recently pinned first; each once. One query (a UNION ALL of two indexed reads: the
+ * topic's requests, and its pinned posts), as the pinned posts alone were.
+ */
 async function loadPinned(db: Kysely<Database>, user: UserRow, access: TopicAccess): Promise<Post[]> {
-  const rows = await db
+  const asking = db
+    .selectFrom('announcements as a')
+    .innerJoin('posts', 'posts.id', 'a.post_id')
+    .leftJoin('announcement_recipients as r', (j) =>
+      j.onRef('r.post_id', '=', 'a.post_id').on('r.user_id', '=', user.id),
+    )
+    .selectAll('posts')
+    .select([sql<number>`0`.as('pin_group'), 'a.urgent as pin_urgent', 'a.marked_at as pin_at'])
+    .where('a.topic_id', '=', access.topic.id)
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.author_id', '!=', user.id)
+    .where('r.acknowledged_at', 'is', null);
+  const pinned = db
     .selectFrom('posts')
-    .selectAll()
-    .where('topic_id', '=', access.topic.id)
-    .where('pinned_at', 'is not', null)
-    .orderBy('pinned_at', 'desc')
-    .limit(50)
+    .selectAll('posts')
+    .select([
+      sql<number>`1`.as('pin_group'),
+      sql<number>`0`.as('pin_urgent'),
+      sql<string>`posts.pinned_at`.as('pin_at'),
+    ])
+    .where('posts.topic_id', '=', access.topic.id)
+    .where('posts.pinned_at', 'is not', null);
+  const rows = await asking
+    .unionAll(pinned)
+    .orderBy('pin_group')
+    .orderBy('pin_urgent', 'desc')
+    .orderBy('pin_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
     .execute();
-  return presentPosts(db, user, access, rows);
+  const seen = new Set<string>();
+  const once = rows.filter((r) => !seen.has(r.id) && seen.add(r.id));
+  return presentPosts(db, user, access, once.slice(0, 50));
 }
 
 /** Posts: the topic page, write, read, edit, delete, pin, bell. */
@@ -164,6 +193,7 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const oldest = page.rows.at(-1);
         const [items, pinned] = await Promise.all([
           presentPosts(db, user, access, page.rows),
+          // The important posts the person has not acknowledged show there too, until they do.
           request.query.cursor === undefined ? loadPinned(db, user, access) : Promise.resolve([]),
         ]);
         return ok({

@@ -24,7 +24,13 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
-import { authorize, requireVisibleTopic, visibleTo } from '../../policies/topic.ts';
+import {
+  authorize,
+  DEFAULT_TOPIC_RULES,
+  requireVisibleTopic,
+  type TopicRules,
+  visibleTo,
+} from '../../policies/topic.ts';
 import { presentTopics, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
 
 /** Topics whose title holds `words` (any case; `%`, `_` and `\\` match themselves). */
@@ -34,9 +40,14 @@ function titleHolds(words: string) {
 }
 
 /** A topic as the person sees it (they may see it: checked before). */
-export async function loadTopicView(db: Kysely<Database>, user: UserRow, topicId: string): Promise<Topic> {
+export async function loadTopicView(
+  db: Kysely<Database>,
+  user: UserRow,
+  topicId: string,
+  rules: TopicRules = DEFAULT_TOPIC_RULES,
+): Promise<Topic> {
   const row = await selectTopics(db, user.id).where('topics.id', '=', topicId).executeTakeFirstOrThrow();
-  const [topic] = await presentTopics(db, user, [row]);
+  const [topic] = await presentTopics(db, user, [row], rules);
   return topic!;
 }
 
@@ -70,7 +81,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         if (q) query = query.where(titleHolds(q));
         const by = archived === 'true' ? 'archived_at' : 'last_activity_at';
-        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit, by));
+        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit, by, ctx.config));
       },
     );
 
@@ -87,7 +98,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const id = await retryOnUniqueViolation(() =>
           transact(ctx, (trx) => topicCreator(trx, request.user, request.body)),
         );
-        return ok(await loadTopicView(ctx.db.kysely, request.user, id));
+        return ok(await loadTopicView(ctx.db.kysely, request.user, id, ctx.config));
       },
     );
 
@@ -102,7 +113,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await requireVisibleTopic(ctx.db.kysely, request.user, request.params.topicId);
-        return ok(await loadTopicView(ctx.db.kysely, request.user, request.params.topicId));
+        return ok(await loadTopicView(ctx.db.kysely, request.user, request.params.topicId, ctx.config));
       },
     );
 
@@ -123,7 +134,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           authorize(user, 'edit', access);
           await topicUpdater(trx, user, access.topic, request.body);
         });
-        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId, ctx.config));
       },
     );
 
@@ -147,7 +158,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             authorize(user, 'archive', access);
             await topicArchiver(trx, user, access.topic, archived);
           });
-          return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+          return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId, ctx.config));
         },
       );
     }
@@ -168,7 +179,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const access = await requireVisibleTopic(trx, user, request.params.topicId);
           await topicFollower(trx, user, access.topic, request.body.following);
         });
-        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId, ctx.config));
       },
     );
 
@@ -188,7 +199,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const access = await requireVisibleTopic(trx, user, request.params.topicId);
           await topicNotificationLevelSetter(trx, user, access.topic, request.body.level);
         });
-        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId));
+        return ok(await loadTopicView(ctx.db.kysely, user, request.params.topicId, ctx.config));
       },
     );
 
@@ -208,7 +219,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const access = await requireVisibleTopic(trx, user, request.params.topicId);
           await readMarker(trx, user, access.topic, request.body.lastReadNumber);
         });
-        const view = await loadTopicView(ctx.db.kysely, user, request.params.topicId);
+        const view = await loadTopicView(ctx.db.kysely, user, request.params.topicId, ctx.config);
         return ok({ topicId: view.id, lastReadNumber: view.lastReadNumber, unreadCount: view.unreadCount });
       },
     );
