@@ -53,6 +53,8 @@ interface World {
   conversationId: string;
   eventId: string;
   word: string;
+  /** An important post (acknowledgement requested) in the topic, by the other person. */
+  announcedPostId: string;
 }
 
 let world: World;
@@ -120,6 +122,13 @@ test.beforeAll(async () => {
     emoji: '🎉',
   });
   await apiAs(base, otherToken, 'PUT', `/posts/${first.id}/pin`, { pinned: true });
+  // The topic's owner asks for acknowledgement of a post: the admin sees it at the top, on Home and
+  // may see who has read it (the report screen).
+  await apiAs(base, otherToken, 'PUT', `/posts/${mention.id}/announcement`, {
+    urgent: true,
+    dueAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    remindAfterMinutes: 240,
+  });
 
   // A direct conversation.
   const conversation = await apiAs<{ id: string }>(base, otherToken, 'POST', '/conversations', {
@@ -149,7 +158,15 @@ test.beforeAll(async () => {
     optionId: event.options[0]!.id,
   });
 
-  world = { adminId, otherName, topicId: topic.id, conversationId: conversation.id, eventId: event.id, word };
+  world = {
+    adminId,
+    otherName,
+    topicId: topic.id,
+    conversationId: conversation.id,
+    eventId: event.id,
+    word,
+    announcedPostId: mention.id,
+  };
 });
 
 /** A browser context in this theme, language and size; signed in as the admin unless `signedOut`. */
@@ -327,6 +344,11 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
   await expect(page.locator('mark').first()).toBeVisible();
   await expectNoSeriousViolations(page, at('search results'));
 
+  await visit(
+    page,
+    `/topics/${world.topicId}/posts/${world.announcedPostId}/acknowledgements`,
+    at('acknowledgements report'),
+  );
   await visit(page, '/calltree', at('call tree'));
   await visit(page, `/calltree/event/${world.eventId}`, at('call-tree event roll-up'));
   await visit(page, '/terms', at('terms'));

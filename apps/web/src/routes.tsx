@@ -26,6 +26,7 @@ const Home = lazy(() => import('./scenes/Home/Home.tsx'));
 const Terms = lazy(() => import('./scenes/Terms/Terms.tsx'));
 const Topic = lazy(() => import('./scenes/Topic/Topic.tsx'));
 const TopicNew = lazy(() => import('./scenes/TopicNew/TopicNew.tsx'));
+const Acknowledgements = lazy(() => import('./scenes/Acknowledgements/Acknowledgements.tsx'));
 const TeamTab = lazy(() => import('./scenes/TeamTab/TeamTab.tsx'));
 const TeamsConsent = lazy(() => import('./scenes/TeamTab/TeamsConsent.tsx'));
 const CallTree = lazy(() => import('./scenes/CallTree/CallTree.tsx'));
@@ -93,6 +94,7 @@ export const routes: RouteObject[] = [
               { path: 'terms', element: <Terms /> },
               { path: 'topics/new', element: <TopicNew /> },
               { path: 'topics/:id', element: <Topic /> },
+              { path: 'topics/:topicId/posts/:postId/acknowledgements', element: <Acknowledgements /> },
               { path: 'calltree', element: <CallTree /> },
               { path: 'calltree/event/:id', element: <CallTreeEvent /> },
               { path: 'admin/terms', element: <TermsAdmin /> },

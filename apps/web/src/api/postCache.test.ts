@@ -20,7 +20,9 @@ function post(number: number, pinnedAt: string | null = null): Post {
     editedAt: null,
     deletedAt: null,
     createdAt: '2026-01-01T00:00:00.000Z',
+    announcement: null,
     bell: 'ring',
+    acknowledgedAt: null,
     abilities: { edit: true, delete: true, pin: true, comment: true, react: true },
   };
 }

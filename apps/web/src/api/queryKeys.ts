@@ -31,6 +31,8 @@ export const queryKeys = {
     comments: (postId: string) => ['posts', 'comments', postId] as const,
     /** A post's or a comment's earlier versions (the "edited" dialog). */
     revisions: (id: string, kind: 'post' | 'comment' = 'post') => ['posts', 'revisions', kind, id] as const,
+    /** One post on its own (the acknowledgement report's heading). */
+    detail: (postId: string) => ['posts', 'detail', postId] as const,
   },
   search: (request: SearchRequest) => ['search', request] as const,
   topicFinder: (text: string) => ['search', 'topics', text] as const,

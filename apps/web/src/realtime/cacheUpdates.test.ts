@@ -9,10 +9,15 @@ import type {
   TopicPage,
 } from '@btalk/contracts';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommentPages, PostPages } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
-import { applyEvent } from './cacheUpdates.ts';
+import { applyEvent, loadAnnouncementCache } from './cacheUpdates.ts';
+
+// The announcements' cache helpers load on first use in the app; here they are there from the start.
+beforeAll(async () => {
+  await loadAnnouncementCache();
+});
 
 const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@example.com', department: null };
 const boon = { id: 'u-boon', displayName: 'Boon', email: 'boon@example.com', department: null };
@@ -35,6 +40,7 @@ function base(number: number, overrides: Partial<PostBase> = {}): PostBase {
     editedAt: null,
     deletedAt: null,
     createdAt: '2026-01-01T00:00:00.000Z',
+    announcement: null,
     ...overrides,
   };
 }
@@ -43,6 +49,7 @@ function asPost(b: PostBase): Post {
   return {
     ...b,
     bell: 'ring',
+    acknowledgedAt: null,
     abilities: { edit: true, delete: true, pin: true, comment: true, react: true },
   };
 }

@@ -20,6 +20,28 @@ import { addNotification, markNotificationsRead, withdrawNotifications } from '.
 import { type CommentPages, type PostPages, patchPost, upsertComment, upsertPost } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
 
+type AnnouncementCache = typeof import('../api/announcementCache.ts');
+let announcementCache: AnnouncementCache | null = null;
+let loadingAnnouncementCache: Promise<AnnouncementCache> | null = null;
+
+/**
+ * The announcements' cache helpers, loaded on first use so that the first screen does not carry them
+ * (a post or strip with an Acknowledge button loads them too); once loaded, events apply at once.
+ */
+export function loadAnnouncementCache(): Promise<AnnouncementCache> {
+  loadingAnnouncementCache ??= import('../api/announcementCache.ts').then((module) => {
+    announcementCache = module;
+    return module;
+  });
+  return loadingAnnouncementCache;
+}
+
+/** Runs `update` with the announcements' cache helpers: now if they are loaded, else once they are, in order. */
+function withAnnouncementCache(update: (cache: AnnouncementCache) => void): void {
+  if (announcementCache) update(announcementCache);
+  else void loadAnnouncementCache().then(update);
+}
+
 type Name = (typeof EventName)[keyof typeof EventName];
 type NotificationName = (typeof NotificationEventName)[keyof typeof NotificationEventName];
 // The call tree's own events (its `notification` entry is the bell's, applied before these).
@@ -72,6 +94,8 @@ function asPost(qc: QueryClient, base: PostBase, viewer: Viewer, existing?: Post
   return {
     ...base,
     bell: author || mentioned ? 'ring' : 'off',
+    // A new post cannot have been acknowledged yet (it is marked important after it is written).
+    acknowledgedAt: null,
     abilities:
       base.deletedAt !== null || !abilities
         ? NO_POST_ABILITIES
@@ -261,12 +285,29 @@ export function applyEvent(qc: QueryClient, message: EventMessage, viewer: Viewe
         deletedAt: p.deletedAt,
         abilities: NO_POST_ABILITIES,
       }));
+      // A deleted important post asks nobody any more.
+      withAnnouncementCache((cache) => cache.dropPending(qc, p.postId));
       break;
     }
     case 'post.pinned': {
       const p = event.payload;
       const known = findPost(qc, p.topicId, p.postId);
       if (known) upsertPost(qc, { ...known, pinnedAt: p.pinnedAt });
+      break;
+    }
+    case 'announcement.marked': {
+      const p = event.payload;
+      withAnnouncementCache((cache) => cache.announcementMarked(qc, p.topicId, p.postId, p.announcement));
+      break;
+    }
+    case 'announcement.progress': {
+      const p = event.payload;
+      withAnnouncementCache((cache) => cache.announcementProgress(qc, p.topicId, p.postId, p.totals));
+      break;
+    }
+    case 'me.acknowledged': {
+      const p = event.payload;
+      withAnnouncementCache((cache) => cache.setAcknowledged(qc, p.topicId, p.postId, p.acknowledgedAt));
       break;
     }
     case 'comment.created':

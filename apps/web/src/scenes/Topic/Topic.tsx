@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
@@ -16,6 +16,7 @@ import { SignInPrompt, StateMessage, useSignedIn } from '../../components/SignIn
 import { dialogs } from '../../stores/dialogs.ts';
 import { ArchivedBanner } from './components/ArchivedBanner.tsx';
 import { Composer } from './components/Composer.tsx';
+import { ImportantPosts } from './components/ImportantPosts.tsx';
 import { PinnedPosts } from './components/PinnedPosts.tsx';
 import { type ListAnchor, PostList } from './components/PostList.tsx';
 import { TopicHeader } from './components/TopicHeader.tsx';
@@ -115,12 +116,15 @@ function TopicBody({ topicId }: { topicId: string }) {
         listRef.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' }),
       );
   });
-  const openPinned = useStableCallback((post: Post) => {
-    const index = posts.findIndex((p) => p.id === post.id);
+  const openNumber = useStableCallback((number: number) => {
+    const index = posts.findIndex((p) => p.number === number);
     if (index >= 0) listRef.current?.scrollToIndex({ index, align: 'start', behavior: 'smooth' });
     // Not loaded: follow it as a link, loading the page around it.
-    else void navigate({ hash: `post-${post.number}` });
+    else void navigate({ hash: `post-${number}` });
   });
+  const openPinned = useStableCallback((post: Post) => openNumber(post.number));
+  // Important posts may be among the loaded posts or the first page's pinned ones.
+  const knownPosts = useMemo(() => [...pinned, ...posts], [pinned, posts]);
   const jumpFirst = useStableCallback(() => void jumpTo('oldest'));
   const jumpLatest = useStableCallback(() => void jumpTo('newest'));
   const onAtBottom = useStableCallback((bottom: boolean) => {
@@ -162,6 +166,7 @@ function TopicBody({ topicId }: { topicId: string }) {
     >
       <TopicHeader topic={topic.data} myId={myId} />
       {topic.data.archivedAt && <ArchivedBanner topic={topic.data} />}
+      <ImportantPosts topicId={topicId} posts={knownPosts} myId={myId} onOpen={openNumber} />
       <PinnedPosts pinned={pinned} onOpen={openPinned} />
       <TopicLive topicId={topicId} />
       {/* The posts' place is kept from the first frame, so the composer never moves when they come. */}
@@ -207,7 +212,13 @@ function TopicBody({ topicId }: { topicId: string }) {
         />
       )}
       {topic.data.abilities.post ? (
-        <Composer key={topicId} topicId={topicId} myId={myId} onPosted={onPosted} />
+        <Composer
+          key={topicId}
+          topicId={topicId}
+          myId={myId}
+          canAnnounce={topic.data.abilities.announce}
+          onPosted={onPosted}
+        />
       ) : (
         <Typography color="text.secondary" sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}>
           {topic.data.archivedAt ? t('composer.archived') : t('composer.cannotPost')}

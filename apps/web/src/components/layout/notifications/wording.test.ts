@@ -97,6 +97,34 @@ describe('wordNotification', () => {
     expect(wordNotification(reminder, i18n.getFixedT('th')).title).toBe('แจ้งเตือนอีกครั้ง: Fire drill');
   });
 
+  it('words an important post and its reminder in both languages, with the request, linking to the post', async () => {
+    await i18n.loadLanguages('th');
+    const data = { topicId: 't1', topicTitle: 'Safety drills', postId: 'p4', number: 4, urgent: false };
+    const asked = note('post.announcement', { ...data, excerpt: 'New exits', dueAt: null });
+    expect(wordNotification(asked, i18n.getFixedT('en'))).toEqual({
+      title: 'Important: Safety drills',
+      body: 'New exits · Please acknowledge it.',
+      to: '/topics/t1#post-4',
+    });
+    expect(wordNotification(asked, i18n.getFixedT('th')).title).toBe('สำคัญ: Safety drills');
+    const reminder = note('announcement.reminder', { ...data, dueAt: '2026-12-01T10:00:00.000Z' });
+    const worded = wordNotification(reminder, i18n.getFixedT('en'));
+    expect(worded.title).toBe('Reminder: please acknowledge a post in Safety drills');
+    expect(worded.body).toMatch(/^Please acknowledge it by .*2026/);
+    expect(worded.to).toBe('/topics/t1#post-4');
+    expect(wordNotification(reminder, i18n.getFixedT('th')).title).toBe(
+      'เตือน: โปรดกดรับทราบโพสต์ใน Safety drills',
+    );
+    // Without the topic's title: the server's words.
+    expect(
+      wordNotification(note('post.announcement', { topicId: 't1', number: 4 }), i18n.getFixedT('en')),
+    ).toEqual({
+      title: 'server title',
+      body: 'server body',
+      to: '/topics/t1#post-4',
+    });
+  });
+
   it('falls back to the server’s words for unknown kinds or missing values', () => {
     const t = i18n.getFixedT('en');
     expect(wordNotification(note('something.new', {}), t)).toEqual({

@@ -1,5 +1,6 @@
 import type { Notification } from '@btalk/contracts';
 import type { TFunction } from 'i18next';
+import { fullTime } from '../../time.ts';
 
 /** What the bell shows of a notification: title and text in the reader's language, and where it leads. */
 export interface NotificationWording {
@@ -29,9 +30,34 @@ export function topicLink(data: Record<string, unknown>): string | null {
   const topicId = text(data.topicId);
   if (!topicId) return null;
   const commentId = text(data.commentId);
-  const postNumber = typeof data.postNumber === 'number' && data.postNumber >= 1 ? data.postNumber : null;
+  // Announcement notices name the post's number `number`; the others `postNumber`.
+  const number = typeof data.postNumber === 'number' ? data.postNumber : data.number;
+  const postNumber = typeof number === 'number' && Number.isInteger(number) && number >= 1 ? number : null;
   const query = commentId && postNumber ? `?comment=${encodeURIComponent(commentId)}` : '';
   return `/topics/${encodeURIComponent(topicId)}${query}${postNumber ? `#post-${postNumber}` : ''}`;
+}
+
+/**
+ * An important post asks for acknowledgement, or a reminder of it: the topic in the title, the post's
+ * words and the request (with its due time on this device's clock) in the text.
+ */
+function wordAnnouncement(n: Notification, t: TFunction): NotificationWording {
+  const topicTitle = text(n.data.topicTitle);
+  const to = topicLink(n.data);
+  if (!topicTitle) return { title: n.title, body: n.body, to };
+  const dueAt = text(n.data.dueAt);
+  const ask = dueAt
+    ? t('notifications.announcement.askBy', { time: fullTime(dueAt) })
+    : t('notifications.announcement.ask');
+  const excerpt = text(n.data.excerpt);
+  return {
+    title:
+      n.kind === 'post.announcement'
+        ? t('notifications.announcement.title', { topicTitle })
+        : t('notifications.announcementReminder.title', { topicTitle }),
+    body: excerpt ? `${excerpt} · ${ask}` : ask,
+    to,
+  };
 }
 
 /**
@@ -39,6 +65,7 @@ export function topicLink(data: Record<string, unknown>): string | null {
  * know, or rows without the values, fall back to the English title and body the server wrote.
  */
 export function wordNotification(n: Notification, t: TFunction): NotificationWording {
+  if (n.kind === 'post.announcement' || n.kind === 'announcement.reminder') return wordAnnouncement(n, t);
   const topicTitleKey = TOPIC_TITLES[n.kind];
   if (topicTitleKey) {
     const actorName = text(n.data.actorName);

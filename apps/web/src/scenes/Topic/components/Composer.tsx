@@ -1,6 +1,7 @@
 import type { Post } from '@btalk/contracts';
 import { MAX_POST_LENGTH } from '@btalk/contracts/constants';
 import AttachFile from '@mui/icons-material/AttachFile';
+import PriorityHigh from '@mui/icons-material/PriorityHigh';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -63,14 +64,19 @@ function useKeptAboveKeyboard(form: RefObject<HTMLFormElement | null>) {
 export const Composer = memo(function Composer({
   topicId,
   myId,
+  canAnnounce = false,
   onPosted,
 }: {
   topicId: string;
   /** The signed-in person: drafts are theirs (undefined until their profile loads). */
   myId: string | undefined;
+  /** The person may mark their posts here important (the toggle that sends one as important). */
+  canAnnounce?: boolean;
   onPosted: (post: Post) => void;
 }) {
-  const { t } = useTranslation('topic');
+  const { t } = useTranslation(['topic', 'announcements']);
+  // Send as important: posted, then marked with the request's defaults (changed later in its menu).
+  const [important, setImportant] = useState(false);
   const { api } = useServices();
   const queryClient = useQueryClient();
   const realtime = useRealtime();
@@ -104,7 +110,17 @@ export const Composer = memo(function Composer({
       files.clear();
       upsertPost(queryClient, post);
       onPosted(post);
+      if (important) {
+        setImportant(false);
+        markImportant.mutate(post.id);
+      }
     },
+  });
+  // The post is saved either way; a refusal here opens the error dialog, and the menu can try again.
+  const markImportant = useMutation({
+    mutationFn: (postId: string) =>
+      api.announcements.mark(postId, { urgent: false, dueAt: null, remindAfterMinutes: null }),
+    onSuccess: (post) => upsertPost(queryClient, post),
   });
 
   const canSend =
@@ -187,6 +203,18 @@ export const Composer = memo(function Composer({
             <AttachFile />
           </IconButton>
         </Tooltip>
+        {canAnnounce && (
+          <Tooltip title={t('announcements:composer.importantHelp')}>
+            <IconButton
+              aria-label={t('announcements:composer.important')}
+              aria-pressed={important}
+              color={important ? 'secondary' : 'default'}
+              onClick={() => setImportant((on) => !on)}
+            >
+              <PriorityHigh />
+            </IconButton>
+          </Tooltip>
+        )}
         <input
           ref={fileInput}
           type="file"

@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** A post's text as one plain line: Markdown marks and mention tokens reduced to their words. */
-function excerpt(body: string): string {
+export function excerpt(body: string): string {
   return body
     .replace(/@\[([^\]]+)\]\(user:[^)]+\)/g, '@$1')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -28,7 +28,8 @@ export const PinnedPosts = memo(function PinnedPosts({
   onOpen: (post: Post) => void;
 }) {
   const { t } = useTranslation('topic');
-  const shown = pinned.filter((p) => !p.deletedAt);
+  // Only pinned ones: important posts the server may list with them have their own strip.
+  const shown = pinned.filter((p) => !p.deletedAt && p.pinnedAt);
   if (shown.length === 0) return null;
   return (
     <Box

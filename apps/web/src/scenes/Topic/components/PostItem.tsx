@@ -10,7 +10,7 @@ import IconButton from '@mui/material/IconButton';
 import { keyframes } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { lazy, memo, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
@@ -21,6 +21,7 @@ import { Attachments } from './AttachmentView.tsx';
 import { Comments } from './Comments.tsx';
 import { EditedButton } from './EditedButton.tsx';
 import { EditTextDialog } from './EditTextDialog.tsx';
+import { PostAnnouncement, usePostSeen } from './PostAnnouncement.tsx';
 import { PostMenu } from './PostMenu.tsx';
 import { Reactions } from './Reactions.tsx';
 import { usePostActions } from './usePostActions.ts';
@@ -97,6 +98,9 @@ export const PostItem = memo(function PostItem({
     if (focusCommentId) setShowComments(true);
   }, [focusCommentId]);
   const deleted = post.deletedAt !== null;
+  // An important post the reader is asked about counts as seen once it has been on their screen.
+  const articleRef = useRef<HTMLElement>(null);
+  usePostSeen(articleRef, post, myId);
   // The post is drawn first with its text and the places of its buttons, then completed (bell, menu,
   // reactions) in a low-priority render that React splits into short pieces: a long topic's first
   // screen on a phone does not block the page for the buttons' many components.
@@ -114,6 +118,7 @@ export const PostItem = memo(function PostItem({
   return (
     <Box
       component="article"
+      ref={articleRef}
       id={`post-${post.number}`}
       aria-label={t('post.label', { name: post.author.displayName })}
       aria-current={highlighted ? 'location' : undefined}
@@ -184,6 +189,7 @@ export const PostItem = memo(function PostItem({
               )}
               <PostMenu
                 post={post}
+                myId={myId}
                 onEdit={() => setEditing(true)}
                 onDelete={remove}
                 onPin={(p) => actions.pin.mutate(p)}
@@ -204,6 +210,7 @@ export const PostItem = memo(function PostItem({
           <>
             {post.body && <Markdown text={post.body} />}
             <Attachments attachments={post.attachments} />
+            {post.announcement && <PostAnnouncement post={post} myId={myId} />}
             <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>
               {complete ? (
                 <Reactions
