@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { parseCsv } from '../csv.ts';
 import { expect, test } from '../fixtures.ts';
 import { insertPerson, serverDataDir } from '../session.ts';
 import { browserOf, seeded } from './calltree-helpers.ts';
@@ -36,35 +37,6 @@ async function answerInBanner(
   }
   await banner.getByRole('button', { name: answer, exact: true }).click();
   await expect(banner.getByRole('status')).toHaveText(`Your answer "${answer}" was sent.`);
-}
-
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows.filter((r) => r.some((x) => x !== ''));
 }
 
 test('an admin runs a drill on a branch of 10: answers, an answer on behalf, live roll-up and CSV export', async ({
