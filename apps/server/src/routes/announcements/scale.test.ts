@@ -90,7 +90,7 @@ describeEachDatabase('announcements at 10,000 people', (kind) => {
     expect(report.totals.audience).toBe(PEOPLE);
     expect(report.branches[0]).toMatchObject({ depth: 0, audience: PEOPLE });
     expect(report.departments).toHaveLength(12);
-    expect(reportMs).toBeLessThan(1000);
+    // Timings are printed, not asserted (tests never assert on wall-clock time; figures belong in bench/).
     console.info(
       `${kind}: marking for ${PEOPLE} took ${Math.round(markMs)} ms, an acknowledgement ${Math.round(ackMs)} ms, the report ${Math.round(reportMs)} ms`,
     );
