@@ -16,19 +16,29 @@ export interface VirtualListProps<T> {
   height?: number | 'window';
 }
 
-// Real list elements, so that assistive technology announces a list and its items.
-const List: Components<unknown>['List'] = ({ ref, style, children, ...rest }) => (
+/** What the list's parts are given: its accessible name. */
+interface ListContext {
+  label: string;
+}
+
+// Real list elements, so that assistive technology announces a list, its name and its items. The name
+// goes on the list itself: on the scrolling `div` (which has no role) it is an ARIA error.
+const List: Components<unknown, ListContext>['List'] = ({ ref, style, children, context, ...rest }) => (
   <ul
     ref={ref as Ref<HTMLUListElement>}
+    aria-label={context?.label}
     style={{ ...style, margin: 0, padding: 0, listStyle: 'none' }}
     {...rest}
   >
     {children}
   </ul>
 );
-const Item: Components<unknown>['Item'] = ({ children, item: _item, ...rest }) => (
-  <li {...rest}>{children}</li>
-);
+const Item: Components<unknown, ListContext>['Item'] = ({
+  children,
+  item: _item,
+  context: _context,
+  ...rest
+}) => <li {...rest}>{children}</li>;
 
 /** The virtualised list every long list in BTalk uses (topics, posts, people), on react-virtuoso. */
 export function VirtualList<T>({
@@ -40,12 +50,12 @@ export function VirtualList<T>({
   height = 'window',
 }: VirtualListProps<T>) {
   return (
-    <Virtuoso<T>
-      aria-label={label}
+    <Virtuoso<T, ListContext>
+      context={{ label }}
       data={items}
       useWindowScroll={height === 'window'}
       style={height === 'window' ? undefined : { height }}
-      components={{ List, Item } as Components<T>}
+      components={{ List, Item } as Components<T, ListContext>}
       computeItemKey={(_index, item) => itemKey(item)}
       itemContent={(index, item) => renderItem(item, index)}
       endReached={onEndReached}
