@@ -18,7 +18,8 @@ export function DepartmentTable({ departments }: { departments: AnnouncementDepa
       <Typography id="departments-heading" variant="h6" component="h2" gutterBottom>
         {t('report.departments')}
       </Typography>
-      <TableContainer>
+      {/* On a phone the table scrolls sideways: the keyboard must reach it to scroll it (WCAG 2.1.1). */}
+      <TableContainer tabIndex={0} role="region" aria-labelledby="departments-heading">
         <Table size="small" aria-labelledby="departments-heading">
           <TableHead>
             <TableRow>
