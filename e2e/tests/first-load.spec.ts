@@ -61,12 +61,17 @@ test('Home, signed in, sends at most 200 KB of JavaScript, brotli-compressed; th
   );
   expectCompressed(load, entry);
   expect(load.transferred, describeLoad(load)).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
-  // Only the app bar's photo waits until after the first screen: the Graph client (axios) loads then,
-  // and nothing else may hide behind that mark.
-  expect(
-    load.later.map((s) => s.path),
-    describeLoad(load),
-  ).toEqual([expect.stringMatching(/^\/assets\/graphHttp-[\w-]+\.js$/)]);
+  // Only two things wait until after the first screen, and nothing else may hide behind that mark: the
+  // app bar's photo (the Graph client, axios) and Home's Important strip with the API part it calls
+  // (issue 17: its posts are also pinned in their topic and come by notification; on the first screen
+  // it took Home past the budget, which has almost no room left).
+  expect(load.later.map((s) => s.path).sort(), describeLoad(load)).toEqual([
+    expect.stringMatching(/^\/assets\/ImportantStrip-[\w-]+\.js$/),
+    expect.stringMatching(/^\/assets\/announcementKeys-[\w-]+\.js$/),
+    expect.stringMatching(/^\/assets\/announcements-[\w-]+\.js$/),
+    expect.stringMatching(/^\/assets\/graphHttp-[\w-]+\.js$/),
+    expect.stringMatching(/^\/assets\/useAnnouncements-[\w-]+\.js$/),
+  ]);
   expect(
     load.scripts.some((s) => s.path.includes('graphHttp')),
     describeLoad(load),

@@ -51,7 +51,8 @@ test('the service worker shows a browser notification for a push message', async
           title: payload.title,
           body: payload.body,
           tag: payload.tag,
-          data: { url: payload.url, notificationIds: ['n1'] },
+          // No Acknowledge action: only important posts' pushes carry an acknowledge link.
+          data: { url: payload.url, notificationIds: ['n1'], acknowledgeUrl: null },
         },
       ]);
 
