@@ -41,4 +41,38 @@ describe('lazyOnFirstUse', () => {
     expect(await screen.findByText('Hello Malee')).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
   });
+
+  it('tries a failed load again when the browser comes back online, with no render in between', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let fail = true;
+    const load = vi.fn(async () => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+      return { default: Greeting };
+    });
+    const Lazy = lazyOnFirstUse(load);
+    const { container } = render(<Lazy name="Somchai" />);
+    await act(async () => {});
+    expect(container).toBeEmptyDOMElement();
+    expect(warn).toHaveBeenCalledTimes(1);
+    fail = false;
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(await screen.findByText('Hello Somchai')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops listening for the connection once unmounted', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const load = vi.fn(async (): Promise<{ default: typeof Greeting }> => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const Lazy = lazyOnFirstUse(load);
+    const { unmount } = render(<Lazy name="Somchai" />);
+    await act(async () => {});
+    unmount();
+    window.dispatchEvent(new Event('online'));
+    await act(async () => {});
+    expect(load).toHaveBeenCalledTimes(1);
+  });
 });

@@ -10,7 +10,9 @@ export type OnFirstUse<P extends object> = ComponentType<P> & {
  * Like `React.lazy`, for UI that the first screen does not show (a menu, a popover, a dialog): its
  * chunk loads when it is first rendered (or preloaded), and it renders nothing until then. Unlike
  * `React.lazy`, a failed load (the connection is gone) is not thrown to the route's error screen: it
- * is logged, and the next render tries again.
+ * is logged, and the next render, or the browser coming back online, tries again. For UI that comes
+ * after the first screen by itself (Home's Important strip), which may well be the moment the
+ * connection drops.
  */
 export function lazyOnFirstUse<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
@@ -37,12 +39,17 @@ export function lazyOnFirstUse<P extends object>(
     useEffect(() => {
       if (loaded) return;
       let mounted = true;
+      const retry = () => loadedNow();
       start().then(
         () => mounted && loadedNow(),
-        (error: unknown) => console.warn('BTalk: a part of the page could not be loaded', error),
+        (error: unknown) => {
+          console.warn('BTalk: a part of the page could not be loaded', error);
+          if (mounted) window.addEventListener('online', retry, { once: true });
+        },
       );
       return () => {
         mounted = false;
+        window.removeEventListener('online', retry);
       };
     });
     return loaded ? createElement(loaded, props) : null;

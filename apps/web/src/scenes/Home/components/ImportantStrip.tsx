@@ -1,9 +1,9 @@
-import { lazy, Suspense } from 'react';
 import { usePendingAnnouncements } from '../../../components/announcements/useAnnouncements.ts';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
 
 // The list and its texts load only when there is something to acknowledge: most visits to Home have
 // nothing, and Home's first screen stays small (first-load budget).
-const ImportantList = lazy(() => import('./ImportantList.tsx'));
+const ImportantList = lazyOnFirstUse(() => import('./ImportantList.tsx'));
 
 /**
  * Home's "Important" strip, hidden when there is nothing to acknowledge. Live: the realtime client
@@ -13,9 +13,5 @@ export function ImportantStrip() {
   const pending = usePendingAnnouncements();
   const list = pending.data;
   if (!list || list.items.length === 0) return null;
-  return (
-    <Suspense fallback={null}>
-      <ImportantList list={list} />
-    </Suspense>
-  );
+  return <ImportantList list={list} />;
 }

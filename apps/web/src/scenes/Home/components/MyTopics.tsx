@@ -5,6 +5,7 @@ import Stack from '@mui/material/Stack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { useAfterFirstScreen } from '../../../startup/afterFirstScreen.ts';
 import { DirectMessages } from './DirectMessages.tsx';
@@ -17,7 +18,7 @@ import { TopicList } from './TopicList.tsx';
 // Home's "Important" strip (issue 17) comes a moment after the first screen: its code and its request
 // would otherwise take the first screen past its budget (bench/web-size.ts), and most visits have
 // nothing to acknowledge. Important posts also come pinned in their topic and by notification.
-const ImportantStrip = lazy(() =>
+const ImportantStrip = lazyOnFirstUse<object>(() =>
   import('./ImportantStrip.tsx').then((m) => ({ default: m.ImportantStrip })),
 );
 const SearchPanel = lazy(() => import('./search/loadSearchPanel.ts').then((m) => m.loadSearchPanel()));
@@ -72,11 +73,7 @@ export default function MyTopics() {
         </Suspense>
       ) : (
         <>
-          {afterFirstScreen && (
-            <Suspense fallback={null}>
-              <ImportantStrip />
-            </Suspense>
-          )}
+          {afterFirstScreen && <ImportantStrip />}
           <DirectMessages />
           <ButtonGroup size="small" aria-label={t('scope.label')} sx={{ mb: 1 }}>
             {scopeButton('mine')}

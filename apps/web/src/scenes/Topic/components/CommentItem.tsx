@@ -6,8 +6,9 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
 import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
@@ -19,7 +20,7 @@ import { Reactions } from './Reactions.tsx';
 import { useCommentActions } from './usePostActions.ts';
 
 // The history dialog loads when someone first opens a comment's "edited".
-const PostHistoryDialog = lazy(() => import('./PostHistoryDialog.tsx'));
+const PostHistoryDialog = lazyOnFirstUse(() => import('./PostHistoryDialog.tsx'));
 
 /** One comment under a post: author, time, text, reactions, and edit/delete for who may. */
 export function CommentItem({
@@ -139,9 +140,7 @@ export function CommentItem({
         {comment.abilities.delete && <MenuItem onClick={remove}>{t('comment.delete')}</MenuItem>}
       </Menu>
       {history && (
-        <Suspense fallback={null}>
-          <PostHistoryDialog post={{ ...comment, kind: 'comment' }} onClose={() => setHistory(false)} />
-        </Suspense>
+        <PostHistoryDialog post={{ ...comment, kind: 'comment' }} onClose={() => setHistory(false)} />
       )}
       {editing && (
         <EditTextDialog

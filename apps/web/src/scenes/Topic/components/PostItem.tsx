@@ -10,8 +10,9 @@ import IconButton from '@mui/material/IconButton';
 import { keyframes } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { lazy, memo, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
 import { Markdown } from '../../../components/Markdown.tsx';
 import { PersonAvatar } from '../../../components/PersonAvatar.tsx';
 import { PersonButton } from '../../../components/PersonCard/PersonButton.tsx';
@@ -27,7 +28,7 @@ import { Reactions } from './Reactions.tsx';
 import { usePostActions } from './usePostActions.ts';
 
 // The history dialog loads when someone first opens a post's "edited".
-const PostHistoryDialog = lazy(() => import('./PostHistoryDialog.tsx'));
+const PostHistoryDialog = lazyOnFirstUse(() => import('./PostHistoryDialog.tsx'));
 
 /** The bell of a post (SPEC.md section 4): bell-ring = notifications from it, bell-off = none. */
 function Bell({ post, onToggle }: { post: Post; onToggle: () => void }) {
@@ -238,11 +239,7 @@ export const PostItem = memo(function PostItem({
         )}
         {showComments && !deleted && <Comments post={post} myId={myId} focusCommentId={focusCommentId} />}
       </Box>
-      {history && (
-        <Suspense fallback={null}>
-          <PostHistoryDialog post={{ ...post, kind: 'post' }} onClose={() => setHistory(false)} />
-        </Suspense>
-      )}
+      {history && <PostHistoryDialog post={{ ...post, kind: 'post' }} onClose={() => setHistory(false)} />}
       {editing && (
         <EditTextDialog
           title={t('post.editTitle')}

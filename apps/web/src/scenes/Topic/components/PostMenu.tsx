@@ -4,15 +4,16 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { upsertPost } from '../../../api/postCache.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
+import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
 import { useServices } from '../../../services.tsx';
 import { dialogs } from '../../../stores/dialogs.ts';
 
 // The acknowledgement request's dialog loads when an author first opens it.
-const AnnouncementDialog = lazy(() => import('./AnnouncementDialog.tsx'));
+const AnnouncementDialog = lazyOnFirstUse(() => import('./AnnouncementDialog.tsx'));
 
 /** The address of a post: the topic with the post's number as the hash. */
 export function postLink(post: Post): string {
@@ -103,11 +104,7 @@ export function PostMenu({ post, myId, onEdit, onDelete, onPin }: PostMenuProps)
           )}
         </Menu>
       )}
-      {requesting && (
-        <Suspense fallback={null}>
-          <AnnouncementDialog post={post} onClose={() => setRequesting(false)} />
-        </Suspense>
-      )}
+      {requesting && <AnnouncementDialog post={post} onClose={() => setRequesting(false)} />}
     </>
   );
 }
