@@ -1,8 +1,5 @@
-import i18n, { type BackendModule } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
+import i18n, { type BackendModule, type LanguageDetectorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import enCommon from './locales/en/common.json';
-import thCommon from './locales/th/common.json';
 
 /** The languages BTalk speaks; English is the fallback. */
 export const LANGUAGES = ['en', 'th'] as const;
@@ -12,18 +9,17 @@ export type Language = (typeof LANGUAGES)[number];
 /** localStorage key that remembers the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'btalk_language';
 
-// Each scene's namespace is its own file, loaded with the scene: later features add files, not lines.
-const sceneFiles = import.meta.glob<Record<string, unknown>>(
-  ['./locales/*/*.json', '!./locales/*/common.json'],
-  { import: 'default' },
-);
+// Each namespace is its own file, loaded when needed: the common texts of the language in use at
+// start-up (not those of both languages: the first screen's budget), a scene's with the scene. Later
+// features add files, not lines.
+const localeFiles = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { import: 'default' });
 
-const sceneBackend: BackendModule = {
+const localeBackend: BackendModule = {
   type: 'backend',
   callbackApi: true,
   init() {},
   read(language, namespace, callback) {
-    const load = sceneFiles[`./locales/${language}/${namespace}.json`];
+    const load = localeFiles[`./locales/${language}/${namespace}.json`];
     if (!load) {
       callback(new Error(`No translations i18n/locales/${language}/${namespace}.json: add the file.`), false);
       return;
@@ -32,6 +28,30 @@ const sceneBackend: BackendModule = {
       (data) => callback(null, data),
       (error: Error) => callback(error, false),
     );
+  },
+};
+
+/**
+ * The language: the one the person picked on this device, else the browser's first that BTalk speaks
+ * (i18next narrows "th-TH" to "th" and falls back to English). The choice is kept in localStorage.
+ */
+export const languageDetector: LanguageDetectorModule = {
+  type: 'languageDetector',
+  detect() {
+    let picked: string | null = null;
+    try {
+      picked = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    } catch {
+      // Storage refused (a privacy mode): follow the browser.
+    }
+    return picked ? [picked] : [...navigator.languages];
+  },
+  cacheUserLanguage(language) {
+    try {
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+    } catch {
+      // Not kept: the next visit follows the browser again.
+    }
   },
 };
 
@@ -47,12 +67,10 @@ export async function startI18n(): Promise<typeof i18n> {
     document.documentElement.lang = currentLanguage();
   });
   await i18n
-    .use(sceneBackend)
-    .use(LanguageDetector)
+    .use(localeBackend)
+    .use(languageDetector)
     .use(initReactI18next)
     .init({
-      resources: { en: { common: enCommon }, th: { common: thCommon } },
-      partialBundledLanguages: true,
       supportedLngs: [...LANGUAGES],
       nonExplicitSupportedLngs: true,
       load: 'languageOnly',
@@ -60,11 +78,6 @@ export async function startI18n(): Promise<typeof i18n> {
       ns: ['common'],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
-      detection: {
-        order: ['localStorage', 'navigator'],
-        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        caches: ['localStorage'],
-      },
     });
   return i18n;
 }
