@@ -18,13 +18,12 @@
  *     [--watchers=50] [--rate=200] [--seconds=50] [--reference=10] [--postgres]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { CrisisOptions, CrisisReady } from './crisis-server.ts';
+import { clock, connectAllRealtime, line, ms, numberArg, sleep, summary } from './measure.ts';
 
 const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) =>
-  Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const arg = (name: string, fallback: number) => numberArg(args, name, fallback);
 const PEOPLE = arg('people', 10_000);
 const OTHERS = arg('others', 5000);
 const WATCHERS = arg('watchers', 50);
@@ -38,26 +37,6 @@ const CONNECT_BATCH = 200;
 /** One admin in ten of the watchers is the crisis team (at least one); the rest manage the tree. */
 const CRISIS = Math.max(1, Math.round(WATCHERS / 10));
 const MANAGERS = WATCHERS - CRISIS;
-
-const clock = () => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
-  };
-}
-const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(1)} ms`);
-const line = (s: ReturnType<typeof summary>) =>
-  `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (n=${s.n})`;
 
 function startServer(): Promise<{ child: ChildProcess; ready: CrisisReady }> {
   const options: CrisisOptions = {
@@ -98,22 +77,6 @@ const sentAtOf = new Map<string, number>();
 const ackedAt = new Map<string, number>();
 const reflectedAt = new Map<string, number[]>();
 
-function connect(token: string, onMessage: (text: string, at: number) => void): Promise<WebSocket> {
-  const socket = new WebSocket(`ws://127.0.0.1:${ready.port}/api/realtime`);
-  return new Promise((resolve, reject) => {
-    socket.once('error', reject);
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ type: 'hello', token, apiKey: ready.apiKey, lastSeq: null })),
-    );
-    socket.on('message', (data) => {
-      const at = clock();
-      const text = data.toString();
-      if (text.startsWith('{"type":"ready"')) resolve(socket);
-      else onMessage(text, at);
-    });
-  });
-}
-
 const onOther = (text: string, at: number) => {
   if (!text.includes('"post.created"')) return;
   const marker = /crisis-probe-\d+/.exec(text)?.[0];
@@ -130,11 +93,7 @@ const onWatcher = (text: string, at: number) => {
 
 const sockets: WebSocket[] = [];
 async function connectAll(tokens: string[], onMessage: (text: string, at: number) => void) {
-  for (let i = 0; i < tokens.length; i += CONNECT_BATCH) {
-    sockets.push(
-      ...(await Promise.all(tokens.slice(i, i + CONNECT_BATCH).map((t) => connect(t, onMessage)))),
-    );
-  }
+  sockets.push(...(await connectAllRealtime(ready.port, ready.apiKey, tokens, onMessage, CONNECT_BATCH)));
 }
 await connectAll(ready.watcherTokens, onWatcher);
 await connectAll(ready.otherTokens, onOther);
