@@ -1,30 +1,12 @@
 import type { Post, PostPage } from '@btalk/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { asPost, postBase } from '../test/posts.ts';
 import { type PostPages, upsertPost } from './postCache.ts';
 import { queryKeys } from './queryKeys.ts';
 
 function post(number: number, pinnedAt: string | null = null): Post {
-  return {
-    id: `p${number}`,
-    clientId: `c${number}`,
-    topicId: 't1',
-    number,
-    author: { id: 'u1', displayName: 'Anong', email: 'anong@btalk.test', department: null },
-    body: `post ${number}`,
-    mentions: [],
-    attachments: [],
-    reactions: [],
-    commentCount: 0,
-    pinnedAt,
-    editedAt: null,
-    deletedAt: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    announcement: null,
-    bell: 'ring',
-    acknowledgedAt: null,
-    abilities: { edit: true, delete: true, pin: true, comment: true, react: true },
-  };
+  return asPost(postBase(number, { pinnedAt }));
 }
 
 /** A page of posts `from` down to `to`, newest first, as the API answers. */

@@ -1,17 +1,17 @@
-import type {
-  Announcement,
-  AnnouncementReport,
-  EventMessage,
-  PendingAnnouncementList,
-  Post,
-  PostBase,
-} from '@btalk/contracts';
+import type { AnnouncementReport, PendingAnnouncementList, Post, PostBase } from '@btalk/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_REFRESH_DELAY_MS } from '../api/announcementCache.ts';
 import { announcementKeys } from '../api/announcementKeys.ts';
 import type { PostPages } from '../api/postCache.ts';
 import { queryKeys } from '../api/queryKeys.ts';
+import {
+  announcementOf as announcement,
+  asPost,
+  postBase as base,
+  eventOf as event,
+  totalsOf as totals,
+} from '../test/posts.ts';
 import { applyEvent, loadAnnouncementCache } from './cacheUpdates.ts';
 
 // The announcements' cache helpers load on first use in the app; here they are there from the start.
@@ -19,63 +19,14 @@ beforeAll(async () => {
   await loadAnnouncementCache();
 });
 
-const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@example.com', department: null };
 const me = { userId: 'u-boon' };
-let seq = 0;
 
-const totals = (acknowledged: number, audience = 40, seen = acknowledged) => ({
-  audience,
-  seen,
-  acknowledged,
-  notYet: audience - acknowledged,
-});
-
-const announcement = (over: Partial<Announcement> = {}): Announcement => ({
-  markedAt: '2026-11-27T09:00:00.000Z',
-  urgent: false,
-  dueAt: null,
-  remindAfterMinutes: null,
-  totals: totals(0),
-  ...over,
-});
-
-function base(number: number, over: Partial<PostBase> = {}): PostBase {
-  return {
-    id: `p${number}`,
-    clientId: `c${number}`,
-    topicId: 't1',
-    number,
-    author: anong,
-    body: `post ${number}`,
-    mentions: [],
-    attachments: [],
-    reactions: [],
-    commentCount: 0,
-    pinnedAt: null,
-    editedAt: null,
-    deletedAt: null,
-    createdAt: '2026-11-27T08:00:00.000Z',
-    announcement: null,
-    ...over,
-  };
-}
-
-const post = (b: PostBase, acknowledgedAt: string | null = null): Post => ({
-  ...b,
-  bell: 'off',
-  acknowledgedAt,
-  abilities: { edit: false, delete: false, pin: false, comment: true, react: true },
-});
-
-const event = (name: string, payload: unknown, room = 'topic:t1'): EventMessage => ({
-  type: 'event',
-  seq: ++seq,
-  room,
-  name,
-  payload,
-  actorId: anong.id,
-  createdAt: '2026-11-27T09:00:00.000Z',
-});
+const post = (b: PostBase, acknowledgedAt: string | null = null): Post =>
+  asPost(b, {
+    bell: 'off',
+    acknowledgedAt,
+    abilities: { edit: false, delete: false, pin: false, comment: true, react: true },
+  });
 
 const pendingItem = (postId: string, number: number) => ({
   postId,

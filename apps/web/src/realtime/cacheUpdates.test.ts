@@ -1,17 +1,9 @@
-import type {
-  Comment,
-  EventMessage,
-  Notification,
-  NotificationList,
-  Post,
-  PostBase,
-  Topic,
-  TopicPage,
-} from '@btalk/contracts';
+import type { Comment, Notification, NotificationList, Topic, TopicPage } from '@btalk/contracts';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommentPages, PostPages } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
+import { anong, asPost, postBase as base, boon, eventOf as event } from '../test/posts.ts';
 import { applyEvent, loadAnnouncementCache } from './cacheUpdates.ts';
 
 // The announcements' cache helpers load on first use in the app; here they are there from the start.
@@ -19,50 +11,7 @@ beforeAll(async () => {
   await loadAnnouncementCache();
 });
 
-const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@example.com', department: null };
-const boon = { id: 'u-boon', displayName: 'Boon', email: 'boon@example.com', department: null };
 const me = { userId: boon.id };
-let seq = 0;
-
-function base(number: number, overrides: Partial<PostBase> = {}): PostBase {
-  return {
-    id: `p${number}`,
-    clientId: `c${number}`,
-    topicId: 't1',
-    number,
-    author: anong,
-    body: `post ${number}`,
-    mentions: [],
-    attachments: [],
-    reactions: [],
-    commentCount: 0,
-    pinnedAt: null,
-    editedAt: null,
-    deletedAt: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    announcement: null,
-    ...overrides,
-  };
-}
-
-function asPost(b: PostBase): Post {
-  return {
-    ...b,
-    bell: 'ring',
-    acknowledgedAt: null,
-    abilities: { edit: true, delete: true, pin: true, comment: true, react: true },
-  };
-}
-
-const event = (name: string, payload: unknown, room = 'topic:t1'): EventMessage => ({
-  type: 'event',
-  seq: ++seq,
-  room,
-  name,
-  payload,
-  actorId: anong.id,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
 
 function setup() {
   const qc = new QueryClient();

@@ -11,46 +11,26 @@ import { queryKeys } from '../../../api/queryKeys.ts';
 import { startI18n } from '../../../i18n/index.ts';
 import { type Services, ServicesProvider } from '../../../services.tsx';
 import { dialogStore, dialogs } from '../../../stores/dialogs.ts';
+import { announcementOf, anong, asPost, boon, postBase, totalsOf } from '../../../test/posts.ts';
 import AnnouncementDialog from './AnnouncementDialog.tsx';
 import { ImportantPosts, importantItems } from './ImportantPosts.tsx';
 import { PostAnnouncement } from './PostAnnouncement.tsx';
 import { PostMenu } from './PostMenu.tsx';
 
-const anong = { id: 'u-anong', displayName: 'Anong', email: 'anong@btalk.test', department: 'Ops' };
-const boon = { id: 'u-boon', displayName: 'Boon', email: 'boon@btalk.test', department: 'Ops' };
+const announcement = (over: Partial<Announcement> = {}) =>
+  announcementOf({ totals: totalsOf(12, 40, 20), ...over });
 
-const announcement = (over: Partial<Announcement> = {}): Announcement => ({
-  markedAt: '2026-11-27T09:00:00.000Z',
-  urgent: false,
-  dueAt: null,
-  remindAfterMinutes: null,
-  totals: { audience: 40, seen: 20, acknowledged: 12, notYet: 28 },
-  ...over,
-});
-
-function makePost(over: Partial<Post> = {}): Post {
-  return {
-    id: 'p1',
-    clientId: 'c1',
-    topicId: 't1',
-    number: 3,
-    author: anong,
-    body: 'The **fire exits** change on Monday',
-    mentions: [],
-    attachments: [],
-    reactions: [],
-    commentCount: 0,
-    pinnedAt: null,
-    editedAt: null,
-    deletedAt: null,
-    createdAt: '2026-11-27T08:00:00.000Z',
-    announcement: null,
-    bell: 'off',
-    acknowledgedAt: null,
-    abilities: { edit: true, delete: true, pin: false, comment: true, react: true },
-    ...over,
-  };
-}
+/** Post 3 of topic t1 by Anong; its reader's bell is off and they may not pin. */
+const makePost = (over: Partial<Post> = {}): Post =>
+  asPost(
+    postBase(3, {
+      id: 'p1',
+      clientId: 'c1',
+      body: 'The **fire exits** change on Monday',
+      createdAt: '2026-11-27T08:00:00.000Z',
+    }),
+    { bell: 'off', abilities: { edit: true, delete: true, pin: false, comment: true, react: true }, ...over },
+  );
 
 const topic = (abilities: Partial<Topic['abilities']> = {}) =>
   ({
