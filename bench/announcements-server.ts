@@ -7,18 +7,14 @@
  *
  * Arguments (JSON in argv[2]): { people, acknowledgers, sockets, postgres }.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
+import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
+import { openBenchDatabase } from './benchDb.ts';
 import { directory } from './directory.ts';
 
 export interface AnnouncementBenchOptions {
@@ -46,34 +42,17 @@ export interface AnnouncementBenchReady {
 }
 
 const options = JSON.parse(process.argv[2]!) as AnnouncementBenchOptions;
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function openDb() {
-  if (!options.postgres) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-bench-'));
-    process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-    return { db: openDatabase({ dataDir }), dataDir, label: 'sqlite', dropSchema: async () => {} };
-  }
-  // A fresh schema, dropped on exit, as the server tests make one (apps/server/src/test/db.ts).
-  const schema = `btalk_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const dropSchema = async () => {
-    await admin.query(`drop schema ${schema} cascade`).catch(() => {});
-    await admin.end();
-  };
-  const db = openDatabase({ databaseUrl: PG_URL, dataDir: ':memory:', pgSchema: schema });
-  return { db, dataDir: ':memory:', label: 'postgres', dropSchema };
-}
-
-const { db, dataDir, label, dropSchema } = await openDb();
+const { db, dataDir, label, cleanup } = await openBenchDatabase(options.postgres);
+process.on('exit', () => {
+  if (label === 'sqlite') void cleanup();
+});
 let running: Awaited<ReturnType<typeof buildApp>> | undefined;
 // The parent ends the run with SIGTERM: close the app and the database, drop the schema, exit.
 process.once('SIGTERM', async () => {
   await running?.close().catch(() => {});
   await db.close().catch(() => {});
-  await dropSchema();
+  await cleanup();
   process.exit(0);
 });
 await migrateToLatest(db);

@@ -8,20 +8,16 @@
  *
  * Arguments (JSON in argv[2]): { people, managers, crisis, others, answerers, postgres }.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
+import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
+import { openBenchDatabase } from './benchDb.ts';
 import { directory } from './directory.ts';
 
 export interface CrisisOptions {
@@ -50,7 +46,6 @@ export interface CrisisReady {
 }
 
 const options = JSON.parse(process.argv[2]!) as CrisisOptions;
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** People outside the tree (no manager, nobody reports to them). */
 function outsiders(count: number, prefix: string, role: 'admin' | 'member'): NewUserRow[] {
@@ -75,32 +70,16 @@ function outsiders(count: number, prefix: string, role: 'admin' | 'member'): New
   }));
 }
 
-async function openDb() {
-  if (!options.postgres) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-bench-'));
-    process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-    return { db: openDatabase({ dataDir }), dataDir, label: 'sqlite', dropSchema: async () => {} };
-  }
-  // A fresh schema, dropped on exit, as the server tests make one (apps/server/src/test/db.ts).
-  const schema = `btalk_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const dropSchema = async () => {
-    await admin.query(`drop schema ${schema} cascade`).catch(() => {});
-    await admin.end();
-  };
-  const db = openDatabase({ databaseUrl: PG_URL, dataDir: ':memory:', pgSchema: schema });
-  return { db, dataDir: ':memory:', label: 'postgres', dropSchema };
-}
-
-const { db, dataDir, label, dropSchema } = await openDb();
+const { db, dataDir, label, cleanup } = await openBenchDatabase(options.postgres);
+process.on('exit', () => {
+  if (label === 'sqlite') void cleanup();
+});
 let running: Awaited<ReturnType<typeof buildApp>> | undefined;
 // The parent ends the run with SIGTERM: close the app and the database, drop the schema, exit.
 process.once('SIGTERM', async () => {
   await running?.close().catch(() => {});
   await db.close().catch(() => {});
-  await dropSchema();
+  await cleanup();
   process.exit(0);
 });
 await migrateToLatest(db);

@@ -15,21 +15,20 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import { type Db, migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
+import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import { newId } from '../apps/server/src/ids.ts';
 import { buildUser } from '../apps/server/src/test/factories.ts';
 import { acceptCurrentTerms, sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
+import { openBenchDatabase } from './benchDb.ts';
 
 const args = process.argv.slice(2);
 const POSTGRES = args.includes('--postgres');
 const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
 const connections = 10;
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Topics on Home besides the big one: more than a page of 30. */
 const OTHER_TOPICS = 40;
 /** Posts added to the big topic for the second round. */
@@ -58,28 +57,7 @@ async function run(name: string, options: autocannon.Options): Promise<Result> {
   return { name, rps: result.requests.average, p99: result.latency.p99, cpuUs };
 }
 
-async function openDb(): Promise<{ db: Db; cleanup: () => Promise<void> }> {
-  if (!POSTGRES) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'btalk-bench-'));
-    const db = openDatabase({ dataDir });
-    return { db, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  // A fresh schema, dropped at the end, as the server tests make one (apps/server/src/test/db.ts).
-  const schema = `btalk_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const db = openDatabase({ databaseUrl: PG_URL, dataDir: ':memory:', pgSchema: schema });
-  return {
-    db,
-    cleanup: async () => {
-      await admin.query(`drop schema ${schema} cascade`).catch(() => {});
-      await admin.end();
-    },
-  };
-}
-
-const { db, cleanup } = await openDb();
+const { db, cleanup } = await openBenchDatabase(POSTGRES);
 await migrateToLatest(db);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'btalk-bench-files-'));
 // Production, as deployed (answers are not re-validated there, see http/serializer.ts); one author

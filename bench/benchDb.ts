@@ -1,0 +1,47 @@
+/**
+ * The database a benchmark runs on: a SQLite file in a fresh folder, or with `postgres` a fresh
+ * schema on the local PostgreSQL (`TEST_DATABASE_URL`, as the server tests make one:
+ * apps/server/src/test/db.ts). `cleanup` drops the schema or removes the folder; call it after the
+ * database is closed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type Db, openDatabase } from '../apps/server/src/db/index.ts';
+
+export const BENCH_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchDatabase {
+  db: Db;
+  /** The SQLite file's folder (also the app's DATA_DIR), or ':memory:' on PostgreSQL. */
+  dataDir: string;
+  label: 'sqlite' | 'postgres';
+  cleanup(): Promise<void>;
+}
+
+export async function openBenchDatabase(postgres: boolean): Promise<BenchDatabase> {
+  if (!postgres) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'btalk-bench-'));
+    return {
+      db: openDatabase({ dataDir }),
+      dataDir,
+      label: 'sqlite',
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `btalk_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 3000 });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  return {
+    db: openDatabase({ databaseUrl: BENCH_PG_URL, dataDir: ':memory:', pgSchema: schema }),
+    dataDir: ':memory:',
+    label: 'postgres',
+    cleanup: async () => {
+      await admin.query(`drop schema ${schema} cascade`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
