@@ -139,3 +139,30 @@ export async function recordAnnouncementsSeen(
   for (const postId of first.map((r) => r.post_id).sort()) await bumpCounters(trx, postId, { seen: 1 });
   return first.length;
 }
+
+/**
+ * A person who may no longer read a members-only topic (they left, or were removed) leaves the
+ * audience of its important posts they have not acknowledged: they are not asked any more (the
+ * reminders and the pending list already go by who may read), and the author's roll-up stops
+ * counting them as "not yet". Acknowledgements they gave stay, as the record they are.
+ */
+export async function leaveAnnouncementAudiences(
+  trx: Kysely<Database>,
+  topicId: string,
+  userId: string,
+): Promise<number> {
+  const left = await trx
+    .deleteFrom('announcement_recipients')
+    .where('user_id', '=', userId)
+    .where('acknowledged_at', 'is', null)
+    .where('post_id', 'in', (eb) =>
+      eb.selectFrom('announcements').select('post_id').where('topic_id', '=', topicId),
+    )
+    .returning(['post_id', 'seen_at'])
+    .execute();
+  // The counters last, in one order (as every announcement command: no two wait on each other in a circle).
+  for (const row of left.sort((a, b) => a.post_id.localeCompare(b.post_id))) {
+    await bumpCounters(trx, row.post_id, { audience: -1, seen: row.seen_at ? -1 : 0 });
+  }
+  return left.length;
+}

@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.ts';
 import { now } from '../ids.ts';
 import { notifyTopicChange } from '../notifications/topicNotices.ts';
 import { loadPeople, personFrom } from '../presenters/person.ts';
+import { leaveAnnouncementAudiences } from './announcementAcknowledger.ts';
 import { activePeople } from './topicCreator.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
@@ -109,6 +110,9 @@ export async function memberRemover(
     .set({ member_count: await countMembers(trx, topic.id) })
     .where('id', '=', topic.id)
     .execute();
+  // Out of a members-only topic, out of its important posts' audiences (an organisation-wide topic
+  // stays readable to people who leave it).
+  if (topic.visibility === 'members') await leaveAnnouncementAudiences(trx, topic.id, userId);
   const person = personFrom(await loadPeople(trx, [userId]), userId);
   await recordTopicEvent(
     trx,

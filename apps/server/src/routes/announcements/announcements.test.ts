@@ -333,6 +333,24 @@ describeEachDatabase('announcements API', (kind) => {
       expect(result.totals).toEqual({ audience: 3, seen: 1, acknowledged: 1, notYet: 2 });
     });
 
+    it('takes a reader who leaves a members-only topic out of its audience, but keeps an acknowledgement', async () => {
+      const { owner, member, other, post, topic } = await setup();
+      const third = await signedIn(server, { display_name: 'Tia Third' });
+      dataOf(await as(server, owner).post(`/api/topics/${topic.id}/members`, { userIds: [third.user.id] }));
+      dataOf(await mark(owner, post.id));
+      dataOf(await as(server, member).post('/api/announcements/seen', { postIds: [post.id] }));
+      dataOf(await ack(other, post.id));
+      // Mia saw it and leaves; Otto acknowledged and is removed by the owner.
+      dataOf(await as(server, member).delete(`/api/topics/${topic.id}/members/${member.user.id}`));
+      dataOf(await as(server, owner).delete(`/api/topics/${topic.id}/members/${other.user.id}`));
+      const totals = dataOf<AnnouncementReport>(await report(owner, post.id)).totals;
+      expect(totals).toEqual({ audience: 2, seen: 1, acknowledged: 1, notYet: 1 });
+      const people = dataOf<AnnouncementPeoplePage>(
+        await as(server, owner).get(`/api/posts/${post.id}/announcement/people?status=all`),
+      );
+      expect(people.items.map((p) => p.displayName).sort()).toEqual(['Otto Other', 'Tia Third']);
+    });
+
     it('refuses the author (403) and posts that do not ask (409)', async () => {
       const { owner, member, post, topic } = await setup();
       const plain = await buildPost(server, owner, topic.id, 'Nothing to acknowledge');
