@@ -1,5 +1,5 @@
 import { type AnnouncementTotals, EventName, userRoom } from '@btalk/contracts';
-import type { Kysely } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { AnnouncementRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -140,29 +140,56 @@ export async function recordAnnouncementsSeen(
   return first.length;
 }
 
+type RecipientsDelete = DeleteQueryBuilder<Database, 'announcement_recipients', DeleteResult>;
+
+/**
+ * Takes people out of important posts' audiences where they have not acknowledged (the rows `which`
+ * picks), and moves each post's counters once. Acknowledgements stay, as the record they are.
+ */
+async function leaveAudiences(trx: Kysely<Database>, which: (q: RecipientsDelete) => RecipientsDelete) {
+  const left = await which(trx.deleteFrom('announcement_recipients').where('acknowledged_at', 'is', null))
+    .returning(['post_id', 'seen_at'])
+    .execute();
+  const byPost = new Map<string, { audience: number; seen: number }>();
+  for (const row of left) {
+    const by = byPost.get(row.post_id) ?? { audience: 0, seen: 0 };
+    by.audience -= 1;
+    if (row.seen_at) by.seen -= 1;
+    byPost.set(row.post_id, by);
+  }
+  // The counters last, in one order (as every announcement command: no two wait on each other in a circle).
+  for (const postId of [...byPost.keys()].sort()) await bumpCounters(trx, postId, byPost.get(postId)!);
+  return left.length;
+}
+
+/** The important posts of one topic, for `leaveAudiences`. */
+const postsOfTopic = (topicId: string) => (eb: ExpressionBuilder<Database, 'announcement_recipients'>) =>
+  eb.selectFrom('announcements').select('post_id').where('topic_id', '=', topicId);
+
 /**
  * A person who may no longer read a members-only topic (they left, or were removed) leaves the
  * audience of its important posts they have not acknowledged: they are not asked any more (the
  * reminders and the pending list already go by who may read), and the author's roll-up stops
- * counting them as "not yet". Acknowledgements they gave stay, as the record they are.
+ * counting them as "not yet".
  */
-export async function leaveAnnouncementAudiences(
-  trx: Kysely<Database>,
-  topicId: string,
-  userId: string,
-): Promise<number> {
-  const left = await trx
-    .deleteFrom('announcement_recipients')
-    .where('user_id', '=', userId)
-    .where('acknowledged_at', 'is', null)
-    .where('post_id', 'in', (eb) =>
-      eb.selectFrom('announcements').select('post_id').where('topic_id', '=', topicId),
-    )
-    .returning(['post_id', 'seen_at'])
-    .execute();
-  // The counters last, in one order (as every announcement command: no two wait on each other in a circle).
-  for (const row of left.sort((a, b) => a.post_id.localeCompare(b.post_id))) {
-    await bumpCounters(trx, row.post_id, { audience: -1, seen: row.seen_at ? -1 : 0 });
-  }
-  return left.length;
+export function leaveAnnouncementAudiences(trx: Kysely<Database>, topicId: string, userId: string) {
+  return leaveAudiences(trx, (q) =>
+    q.where('user_id', '=', userId).where('post_id', 'in', postsOfTopic(topicId)),
+  );
+}
+
+/** A topic became members-only: everyone who is not a member leaves its important posts' audiences. */
+export function narrowAnnouncementAudiences(trx: Kysely<Database>, topicId: string) {
+  return leaveAudiences(trx, (q) =>
+    q
+      .where('post_id', 'in', postsOfTopic(topicId))
+      .where('user_id', 'not in', (eb) =>
+        eb.selectFrom('topic_members').select('user_id').where('topic_id', '=', topicId),
+      ),
+  );
+}
+
+/** A disabled person (left the organisation) leaves every audience they have not acknowledged. */
+export function leaveEveryAnnouncementAudience(trx: Kysely<Database>, userId: string) {
+  return leaveAudiences(trx, (q) => q.where('user_id', '=', userId));
 }

@@ -7,6 +7,7 @@ import type { UserRow, UserUpdate } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { now } from '../ids.ts';
 import { recordAccessChanged, recordUserDisabled } from './accessEvents.ts';
+import { leaveEveryAnnouncementAudience } from './announcementAcknowledger.ts';
 
 /** Arbitrary constant key of the PostgreSQL advisory lock that orders changes to who is an admin. */
 const ADMINS_LOCK_KEY = 727_012;
@@ -69,6 +70,9 @@ async function disable(
   reason: string,
   client: AuditClient | null,
 ): Promise<UserRow> {
+  // First (the announcements' rows are locked before the event log, as in every announcement command):
+  // someone who left the organisation is no longer counted as "not yet" by any roll-up.
+  await leaveEveryAnnouncementAudience(trx, person.id);
   await everySessionEnder(trx, person.id, reason);
   const row = await update(trx, person.id, { disabled: 1, disabled_source: by });
   await recordUserDisabled(trx, person.id, reason, actorId);

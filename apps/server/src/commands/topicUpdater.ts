@@ -4,6 +4,7 @@ import type { Database } from '../db/index.ts';
 import type { TopicRow, UserRow } from '../db/schema.ts';
 import { now } from '../ids.ts';
 import { indexDocument } from '../search/searchIndex.ts';
+import { narrowAnnouncementAudiences } from './announcementAcknowledger.ts';
 import { topicBaseOf } from './topicCreator.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
@@ -27,6 +28,10 @@ export async function topicUpdater(
     })
     .where('id', '=', topic.id)
     .execute();
+  // Made members-only: who is not a member may no longer read its important posts, nor is asked to.
+  if (input.visibility === 'members' && topic.visibility !== 'members') {
+    await narrowAnnouncementAudiences(trx, topic.id);
+  }
   const base = await topicBaseOf(trx, topic.id);
   if (input.title !== undefined || input.description !== undefined) {
     await indexDocument(trx, {

@@ -351,6 +351,45 @@ describeEachDatabase('announcements API', (kind) => {
       expect(people.items.map((p) => p.displayName).sort()).toEqual(['Otto Other', 'Tia Third']);
     });
 
+    it('takes a person who is disabled (left the organisation) out of every audience they had not acknowledged', async () => {
+      const { owner, member, other, post } = await setup();
+      const admin = await signedIn(server, { role: 'admin' });
+      dataOf(await mark(owner, post.id));
+      dataOf(await as(server, member).post('/api/announcements/seen', { postIds: [post.id] }));
+      dataOf(await as(server, admin).patch(`/api/admin/people/${member.user.id}`, { disabled: true }));
+      expect(dataOf<AnnouncementReport>(await report(owner, post.id)).totals).toEqual({
+        audience: 1,
+        seen: 0,
+        acknowledged: 0,
+        notYet: 1,
+      });
+      // Only those who had not acknowledged leave: Otto's acknowledgement stays when he is disabled too.
+      dataOf(await ack(other, post.id));
+      dataOf(await as(server, admin).patch(`/api/admin/people/${other.user.id}`, { disabled: true }));
+      expect(dataOf<AnnouncementReport>(await report(owner, post.id)).totals.acknowledged).toBe(1);
+    });
+
+    it('takes readers who are not members out of the audience when an organisation-wide topic becomes members-only', async () => {
+      const owner = await signedIn(server, { display_name: 'Olive Owner' });
+      const member = await signedIn(server, { display_name: 'Mia Member' });
+      const reader = await signedIn(server, { display_name: 'Rai Reader' });
+      const acknowledger = await signedIn(server, { display_name: 'Ake Acknowledger' });
+      const topic = await buildTopic(server, owner, {
+        visibility: 'organisation',
+        memberIds: [member.user.id],
+      });
+      const post = await buildPost(server, owner, topic.id, 'Everyone, please read');
+      const marked = dataOf<Post>(await mark(owner, post.id));
+      const everyone = marked.announcement!.totals.audience;
+      dataOf(await ack(acknowledger, post.id));
+      dataOf(await as(server, owner).patch(`/api/topics/${topic.id}`, { visibility: 'members' }));
+      const after = dataOf<AnnouncementReport>(await report(owner, post.id));
+      // Mia (a member) stays asked, Ake's acknowledgement stays, Rai and every other non-member left.
+      expect(after.totals).toEqual({ audience: 2, seen: 1, acknowledged: 1, notYet: 1 });
+      expect(everyone).toBeGreaterThan(2);
+      expect((await ack(reader, post.id)).statusCode).toBe(404);
+    });
+
     it('refuses the author (403) and posts that do not ask (409)', async () => {
       const { owner, member, post, topic } = await setup();
       const plain = await buildPost(server, owner, topic.id, 'Nothing to acknowledge');
