@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useServices } from '../services.tsx';
 import { useStore } from '../stores/createStore.ts';
+import { initials } from './initials.ts';
 
 /** Who an avatar shows. */
 export interface AvatarPerson {
@@ -12,15 +13,6 @@ export interface AvatarPerson {
 }
 
 const PALETTE = ['#472F92', '#8F0562', '#00695C', '#1565C0', '#AD1457', '#4E342E', '#37474F', '#6A1B9A'];
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  return parts
-    .slice(0, 2)
-    .map((p) => Array.from(p)[0] ?? '')
-    .join('')
-    .toUpperCase();
-}
 
 function colourOf(id: string): string {
   let hash = 0;

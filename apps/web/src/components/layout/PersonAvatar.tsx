@@ -4,17 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useServices } from '../../services.tsx';
 import { useAfterFirstScreen } from '../../startup/afterFirstScreen.ts';
 import { useStore } from '../../stores/createStore.ts';
+import { initials } from '../initials.ts';
 
 /** Query key of the signed-in person's photo (the Graph client caches the answer itself for an hour). */
 export const MY_PHOTO_QUERY_KEY = ['me', 'photo'] as const;
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  return parts
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase() ?? '')
-    .join('');
-}
 
 function asDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { ME_QUERY_KEY } from '../../../api/me.ts';
 import { queryKeys } from '../../../api/queryKeys.ts';
 import { conversationName, otherParticipants } from '../../../components/conversationName.ts';
+import { initialOf } from '../../../components/initials.ts';
 import { StateMessage } from '../../../components/SignInPrompt.tsx';
 import { fullTime, shortTime } from '../../../components/time.ts';
 import { useServices } from '../../../services.tsx';
@@ -75,7 +76,7 @@ export function TopicRow({ topic, myId }: { topic: Topic; myId?: string | undefi
         sx={{ bgcolor: topic.coverColor ?? (direct ? 'secondary.main' : 'primary.main'), color: '#fff' }}
         aria-hidden
       >
-        {topic.coverEmoji ?? (others > 1 ? others : Array.from(title)[0]?.toUpperCase())}
+        {topic.coverEmoji ?? (others > 1 ? others : initialOf(title))}
       </Avatar>
       <Box sx={{ flexGrow: 1, minWidth: 0 }}>
         <Typography noWrap sx={{ fontWeight: unread ? 700 : 500 }}>

@@ -5,17 +5,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { initials } from '../../../components/initials.ts';
 import { useRoomPresence, useTyping } from '../../../realtime/hooks.ts';
-
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((p) => Array.from(p)[0] ?? '')
-    .join('')
-    .toUpperCase();
-}
 
 /** Under the topic header: who else is looking at the topic now, and who is typing. Memoised (see TopicHeader). */
 export const TopicLive = memo(function TopicLive({ topicId }: { topicId: string }) {
