@@ -44,7 +44,7 @@ export async function apiAs<T>(
   page: Page,
   baseURL: string,
   userId: string,
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
   path: string,
   body?: unknown,
 ): Promise<T> {

@@ -61,8 +61,24 @@ async function longContentTopic(page: Page, base: string, adminId: string): Prom
   return topic.id;
 }
 
+/** An important post in the topic, asked of two directory people: the path of its acknowledgement report. */
+async function announcedPost(page: Page, base: string, adminId: string, topicId: string): Promise<string> {
+  const readers = ['somchai@btalk.test', 'malee@btalk.test'].map(seeded);
+  await apiAs(page, base, adminId, 'POST', `/topics/${topicId}/members`, { userIds: readers });
+  const post = await apiAs<{ id: string }>(page, base, adminId, 'POST', `/topics/${topicId}/posts`, {
+    clientId: randomUUID(),
+    body: `Please acknowledge: ${THAI}`,
+  });
+  await apiAs(page, base, adminId, 'PUT', `/posts/${post.id}/announcement`, {});
+  return `/topics/${topicId}/posts/${post.id}/acknowledgements`;
+}
+
 /** Every screen an administrator can open, with what shows once it is drawn. */
-function screens(topicId: string, eventId: string): Array<[path: string, ready: (p: Page) => Promise<void>]> {
+function screens(
+  topicId: string,
+  eventId: string,
+  report: string,
+): Array<[path: string, ready: (p: Page) => Promise<void>]> {
   const h1 = (name: string | RegExp) => (p: Page) =>
     expect(p.getByRole('heading', { name, level: 1 })).toBeVisible();
   return [
@@ -77,6 +93,7 @@ function screens(topicId: string, eventId: string): Array<[path: string, ready: 
     ['/admin/notifications', h1('Notification deliveries')],
     ['/admin/people', h1('People')],
     ['/admin/uploads', h1('File uploads')],
+    [report, h1('Acknowledgements')],
     ['/no-such-page', h1(/not found/i)],
   ];
 }
@@ -95,6 +112,7 @@ for (const width of [360, 390, 412]) {
     const base = baseURL ?? '';
     const { page, adminId, eventId } = await adminOnPhone(browser, base, width);
     const topicId = await longContentTopic(page, base, adminId);
+    const report = await announcedPost(page, base, adminId, topicId);
     // A picture far wider than the phone, posted as people do.
     await page.goto(`/topics/${topicId}`);
     await page.getByTestId('composer-file-input').setInputFiles({
@@ -126,7 +144,7 @@ for (const width of [360, 390, 412]) {
     }
     expect(tableDrawn, 'the post with the wide table was drawn on the way').toBe(true);
 
-    for (const [path, ready] of screens(topicId, eventId)) {
+    for (const [path, ready] of screens(topicId, eventId, report)) {
       await page.goto(path);
       await ready(page);
       await expectNoSidewaysScroll(page, path);
@@ -141,6 +159,7 @@ for (const width of [360, 390, 412]) {
       '/calltree',
       `/calltree/event/${eventId}`,
       '/admin/people',
+      report,
     ]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();

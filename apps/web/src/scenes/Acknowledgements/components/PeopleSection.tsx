@@ -114,7 +114,7 @@ export function PeopleSection({
         </Stack>
         {branchName && (
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-            <Typography variant="body2" sx={{ fontWeight: 700 }}>
+            <Typography variant="body2" sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
               {t('report.branchFilter', { name: branchName })}
             </Typography>
             <Button size="small" onClick={onClearBranch}>
@@ -128,7 +128,7 @@ export function PeopleSection({
           {filters.status === 'pending' ? t('report.everyoneAcknowledged') : t('report.peopleEmpty')}
         </Typography>
       )}
-      <Box aria-busy={pages.isFetching}>
+      <Box aria-busy={pages.isFetching} sx={{ overflowWrap: 'anywhere' }}>
         {people.map((person) => (
           <PersonRow key={person.id} person={person} />
         ))}

@@ -36,7 +36,8 @@ export function PostSummary({
   const { announcement } = report;
   const text = post ? plain(post.body) : '';
   return (
-    <Box sx={{ mb: 3 }}>
+    // A topic title or a post of one long word (or Thai, without spaces) wraps instead of widening the page.
+    <Box sx={{ mb: 3, overflowWrap: 'anywhere' }}>
       {post && topic && (
         <Typography variant="subtitle1" component="p" sx={{ fontWeight: 700 }}>
           {t('report.postBy', { author: post.author.displayName, topic: conversationName(topic, myId) })}
