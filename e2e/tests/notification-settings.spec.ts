@@ -151,16 +151,22 @@ test('browser notifications: switching on subscribes this browser with the serve
         'GET',
         '/me/notification-settings',
       );
+    // The switch turns at once and shows "Updating..." until the server has it: the server is asked
+    // until it says so (checking right after the click could run before the change even started).
     await push.click();
+    await expect(push).toBeChecked();
+    await expect.poll(settings).toMatchObject({ channels: { push: true }, pushSubscriptions: 1 });
     await expect(page.getByText('Updating browser notifications...')).toHaveCount(0);
     await expect(push).toBeChecked();
+    await expect(push).toBeEnabled();
     await expect(page.getByRole('alert')).toHaveCount(0);
-    expect(await settings()).toMatchObject({ channels: { push: true }, pushSubscriptions: 1 });
 
     await push.click();
+    await expect(push).not.toBeChecked();
+    await expect.poll(settings).toMatchObject({ channels: { push: false }, pushSubscriptions: 0 });
     await expect(page.getByText('Updating browser notifications...')).toHaveCount(0);
     await expect(push).not.toBeChecked();
-    expect(await settings()).toMatchObject({ channels: { push: false }, pushSubscriptions: 0 });
+    await expect(push).toBeEnabled();
   } finally {
     await context.close();
   }
