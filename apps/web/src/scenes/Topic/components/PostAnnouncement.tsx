@@ -70,10 +70,13 @@ export function PostAnnouncement({ post, myId }: { post: Post; myId: string | un
       }}
     >
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
-        <PriorityHigh fontSize="small" color="secondary" aria-hidden />
-        <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
-          {t('marker')}
-        </Typography>
+        {/* The mark and its words stay on one line; on a narrow phone the words wrap beside it. */}
+        <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+          <PriorityHigh fontSize="small" color="secondary" aria-hidden />
+          <Typography component="span" variant="body2" sx={{ fontWeight: 700, minWidth: 0 }}>
+            {t('marker')}
+          </Typography>
+        </Box>
         {announcement.urgent && <UrgentChip />}
         {announcement.dueAt && (
           <Typography component="span" variant="body2" color="text.secondary">
