@@ -15,6 +15,19 @@ export function countInto(totals: CallTotals, status: 'safe' | 'need_help' | 'no
   else totals.noAnswer += 1;
 }
 
+/**
+ * The count by status of each event's targets. Every answer reads it (the roll-ups' figures travel
+ * with `callevent.answered`): it is answered from the covering index on (event_id, status), without
+ * reading the targets' rows.
+ */
+export function totalsQuery(db: Kysely<Database>, eventIds: string[]) {
+  return db
+    .selectFrom('call_event_targets')
+    .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('event_id', 'in', eventIds)
+    .groupBy(['event_id', 'status']);
+}
+
 /** Counts by status of each event, in one query. */
 export async function eventTotals(
   db: Kysely<Database>,
@@ -22,12 +35,7 @@ export async function eventTotals(
 ): Promise<Map<string, CallTotals>> {
   const out = new Map<string, CallTotals>(eventIds.map((id) => [id, emptyTotals()]));
   if (eventIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('call_event_targets')
-    .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('event_id', 'in', eventIds)
-    .groupBy(['event_id', 'status'])
-    .execute();
+  const rows = await totalsQuery(db, eventIds).execute();
   for (const row of rows) {
     const t = out.get(row.event_id)!;
     const n = Number(row.n);
