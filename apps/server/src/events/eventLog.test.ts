@@ -55,4 +55,43 @@ describeEachDatabase('event log', (kind) => {
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     expect(new Set(seqs).size).toBe(20);
   });
+
+  if (kind === 'postgres') {
+    it('lets a writer draw its sequence number only after the one before it has committed', async () => {
+      let commitFirst!: () => void;
+      const firstMayCommit = new Promise<void>((resolve) => {
+        commitFirst = resolve;
+      });
+      let firstRecorded!: () => void;
+      const firstHasItsNumber = new Promise<void>((resolve) => {
+        firstRecorded = resolve;
+      });
+      const first = t.db.kysely.transaction().execute(async (trx) => {
+        const [event] = await recordEvents(trx, [
+          { room: 'topic:order', type: 'test.first', payload: {} },
+          { room: 'topic:order', type: 'test.first-b', payload: {} },
+        ]);
+        firstRecorded();
+        await firstMayCommit;
+        return event!.seq;
+      });
+      await firstHasItsNumber;
+      let secondDone = false;
+      const second = t.db.kysely
+        .transaction()
+        .execute((trx) => recordEvent(trx, { room: 'topic:order', type: 'test.second', payload: {} }))
+        .then((event) => {
+          secondDone = true;
+          return event.seq;
+        });
+      // The second writer waits on the event log's lock while the first is open.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(secondDone).toBe(false);
+      commitFirst();
+      const [a, b] = await Promise.all([first, second]);
+      expect(b).toBe(a + 2);
+      const order = (await eventsSince(t.db.kysely, ['topic:order'], 0, 10)).map((e) => e.type);
+      expect(order).toEqual(['test.first', 'test.first-b', 'test.second']);
+    });
+  }
 });
