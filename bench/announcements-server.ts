@@ -11,10 +11,9 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
-import { openBenchDatabase } from './benchDb.ts';
+import { openServerBenchDatabase } from './benchDb.ts';
 import { directory } from './directory.ts';
 
 export interface AnnouncementBenchOptions {
@@ -43,19 +42,8 @@ export interface AnnouncementBenchReady {
 
 const options = JSON.parse(process.argv[2]!) as AnnouncementBenchOptions;
 
-const { db, dataDir, label, cleanup } = await openBenchDatabase(options.postgres);
-process.on('exit', () => {
-  if (label === 'sqlite') void cleanup();
-});
 let running: Awaited<ReturnType<typeof buildApp>> | undefined;
-// The parent ends the run with SIGTERM: close the app and the database, drop the schema, exit.
-process.once('SIGTERM', async () => {
-  await running?.close().catch(() => {});
-  await db.close().catch(() => {});
-  await cleanup();
-  process.exit(0);
-});
-await migrateToLatest(db);
+const { db, dataDir, label } = await openServerBenchDatabase(options.postgres, () => running);
 const config = loadConfig({ BTALK_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 const ctx = createContext(config, db, serverVersion);
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Db, openDatabase } from '../apps/server/src/db/index.ts';
+import { type Db, migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
 
 export const BENCH_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -44,4 +44,29 @@ export async function openBenchDatabase(postgres: boolean): Promise<BenchDatabas
       await admin.end();
     },
   };
+}
+
+/**
+ * The database of a benchmark's forked server (bench/*-server.ts), migrated. The parent ends the run
+ * with SIGTERM: the server's app (`running()`, once started) and the database close, the schema is
+ * dropped or the folder removed, and the process exits; a SQLite folder goes on any other exit too.
+ */
+export async function openServerBenchDatabase(
+  postgres: boolean,
+  running: () => { close(): Promise<unknown> } | undefined,
+): Promise<Omit<BenchDatabase, 'cleanup'>> {
+  const { cleanup, ...opened } = await openBenchDatabase(postgres);
+  process.on('exit', () => {
+    if (opened.label === 'sqlite') void cleanup();
+  });
+  process.once('SIGTERM', async () => {
+    await running()
+      ?.close()
+      .catch(() => {});
+    await opened.db.close().catch(() => {});
+    await cleanup();
+    process.exit(0);
+  });
+  await migrateToLatest(opened.db);
+  return opened;
 }

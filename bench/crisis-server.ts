@@ -12,12 +12,11 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
 import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
-import { openBenchDatabase } from './benchDb.ts';
+import { openServerBenchDatabase } from './benchDb.ts';
 import { directory } from './directory.ts';
 
 export interface CrisisOptions {
@@ -70,19 +69,8 @@ function outsiders(count: number, prefix: string, role: 'admin' | 'member'): New
   }));
 }
 
-const { db, dataDir, label, cleanup } = await openBenchDatabase(options.postgres);
-process.on('exit', () => {
-  if (label === 'sqlite') void cleanup();
-});
 let running: Awaited<ReturnType<typeof buildApp>> | undefined;
-// The parent ends the run with SIGTERM: close the app and the database, drop the schema, exit.
-process.once('SIGTERM', async () => {
-  await running?.close().catch(() => {});
-  await db.close().catch(() => {});
-  await cleanup();
-  process.exit(0);
-});
-await migrateToLatest(db);
+const { db, dataDir, label } = await openServerBenchDatabase(options.postgres, () => running);
 // The probe author posts every second for the whole run: past a person's write limit, so the limit
 // is raised as bench/topics.ts does (each answerer writes once anyway).
 const config = loadConfig({

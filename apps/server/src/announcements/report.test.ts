@@ -6,6 +6,7 @@ import {
   branchesOf,
   countPeople,
   inBranch,
+  managerChain,
   pageOfPeople,
 } from './report.ts';
 
@@ -16,15 +17,7 @@ function audienceOf(
 ): Audience {
   const managers = new Map<string, string | null>([...people.map(([id, m]) => [id, m] as const), ...outside]);
   const names = new Map([...managers.keys()].map((id) => [id, id.toUpperCase()]));
-  const chainOf = (id: string) => {
-    const chain: string[] = [];
-    const seen = new Set([id]);
-    for (let m = managers.get(id) ?? null; m !== null && !seen.has(m); m = managers.get(m) ?? null) {
-      chain.push(m);
-      seen.add(m);
-    }
-    return chain;
-  };
+  const chainOf = managerChain(managers);
   return {
     names,
     managers,

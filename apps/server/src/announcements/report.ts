@@ -39,6 +39,22 @@ export interface Audience {
   managers: Map<string, string | null>;
 }
 
+/**
+ * A person's managers from the directory's manager of each person, nearest first; cut where the chain
+ * would loop (a directory may hold a cycle).
+ */
+export function managerChain(managers: Map<string, string | null>): (id: string) => string[] {
+  return (id) => {
+    const chain: string[] = [];
+    const seen = new Set([id]);
+    for (let m = managers.get(id) ?? null; m !== null && !seen.has(m); m = managers.get(m) ?? null) {
+      chain.push(m);
+      seen.add(m);
+    }
+    return chain;
+  };
+}
+
 /** Loads the audience of a post with their managers' chains: two queries. */
 export async function loadAudience(db: Kysely<Database>, postId: string): Promise<Audience> {
   const [rows, directory] = await Promise.all([
@@ -61,15 +77,7 @@ export async function loadAudience(db: Kysely<Database>, postId: string): Promis
     const manager = u.manager_subject ? bySubject.get(`${u.issuer}\u0000${u.manager_subject}`) : undefined;
     managers.set(u.id, manager && manager !== u.id ? manager : null);
   }
-  const chainOf = (id: string): string[] => {
-    const chain: string[] = [];
-    const seen = new Set([id]);
-    for (let m = managers.get(id) ?? null; m !== null && !seen.has(m); m = managers.get(m) ?? null) {
-      chain.push(m);
-      seen.add(m);
-    }
-    return chain;
-  };
+  const chainOf = managerChain(managers);
   const people = rows.map((r): AudiencePerson => {
     const managerId = managers.get(r.id) ?? null;
     return {

@@ -139,6 +139,13 @@ export async function markAnnouncement(
   const { topic, post } = target;
   const current = await loadAnnouncement(trx, post.id);
   const dueAt = dueAtOf(request, now, current?.due_at ?? null);
+  // What the audit says of the request, whether it is new or changed.
+  const asked = {
+    topicId: topic.id,
+    urgent: request.urgent,
+    dueAt,
+    remindAfterMinutes: request.remindAfterMinutes,
+  };
   let row: AnnouncementRow;
   if (current) {
     row = await trx
@@ -156,12 +163,7 @@ export async function markAnnouncement(
       actorId: author.id,
       action: 'announcement.changed',
       target: `post:${post.id}`,
-      details: {
-        topicId: topic.id,
-        urgent: request.urgent,
-        dueAt,
-        remindAfterMinutes: request.remindAfterMinutes,
-      },
+      details: asked,
       client,
     });
   } else {
@@ -202,13 +204,7 @@ export async function markAnnouncement(
       actorId: author.id,
       action: 'announcement.marked',
       target: `post:${post.id}`,
-      details: {
-        topicId: topic.id,
-        urgent: request.urgent,
-        dueAt,
-        remindAfterMinutes: request.remindAfterMinutes,
-        audience: audience.length,
-      },
+      details: { ...asked, audience: audience.length },
       client,
     });
     await notifyAudience(trx, NotificationKind.announcement, row, target, author, audience, at, author.id);
