@@ -66,22 +66,6 @@ export function pendingEventsFor(db: Kysely<Database>, userId: string): Promise<
     .execute();
 }
 
-/** Checks that the event targets the person, or answers 404. */
-export async function requireTarget(db: Kysely<Database>, eventId: string, personId: string): Promise<void> {
-  const target = await db
-    .selectFrom('call_event_targets')
-    .select('user_id')
-    .where('event_id', '=', eventId)
-    .where('user_id', '=', personId)
-    .executeTakeFirst();
-  if (!target) {
-    throw new AppError(
-      'notFound',
-      'This person is not targeted by the event. Check who you are answering for.',
-    );
-  }
-}
-
 /** The id of the person's current answer in the event (null before any). */
 export async function currentAnswerId(
   db: Kysely<Database>,

@@ -8,7 +8,7 @@ describeEachDatabase('call-tree totals', (kind) => {
   const server = useTestServer(kind);
 
   if (kind === 'sqlite') {
-    it('are counted from the covering index, not by reading every target (each answer reads them)', async () => {
+    it('are counted from the covering index, not by reading every target (every event page reads them)', async () => {
       const compiled = totalsQuery(server.ctx.db.kysely, ['e1']).compile();
       const plan = await server.ctx.db.kysely.executeQuery<{ detail: string }>({
         ...compiled,

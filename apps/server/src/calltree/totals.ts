@@ -16,9 +16,8 @@ export function countInto(totals: CallTotals, status: 'safe' | 'need_help' | 'no
 }
 
 /**
- * The count by status of each event's targets. Every answer reads it (the roll-ups' figures travel
- * with `callevent.answered`): it is answered from the covering index on (event_id, status), without
- * reading the targets' rows.
+ * The count by status of each event's targets, for the event pages and lists: it is answered from the
+ * covering index on (event_id, status), without reading the targets' rows.
  */
 export function totalsQuery(db: Kysely<Database>, eventIds: string[]) {
   return db

@@ -1,40 +1,64 @@
 import { type CallAnswerRequest, type CallEventOption, CallTreeEventName } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import { audit } from '../audit/audit.ts';
-import { eventTotals } from '../calltree/totals.ts';
+import { currentAnswerId, loadEvent } from '../calltree/eventStore.ts';
+import type { AppContext } from '../context.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
 import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { recordEvent } from '../events/eventLog.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
-import { snapshotChain } from '../policies/calltree.ts';
+import { authorize, authorizeAnswerFor, eventAccess, snapshotChain } from '../policies/calltree.ts';
+import { transact } from './transact.ts';
 
 /** How far ahead of the server's clock a device's clock may be before its answer time is refused. */
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
 
-/** The recorded answer, and whether it was already recorded under the same client-made id. */
+/** The recorded answer, whether it was already recorded under the same client-made id, and whether it is current. */
 export interface RecordedAnswer {
   answer: CallAnswerRow;
   replayed: boolean;
+  /** Whether it is the person's current answer now. */
+  current: boolean;
 }
 
 /**
- * Records an answer for a targeted person (the caller has checked that the actor is the person or a
- * manager above them in the snapshot). Idempotent by the client-made id. Every answer is kept; the
- * person's current answer is their own latest one (by the time it was made, so an answer queued
- * offline does not override a newer one), or else the latest answer on their behalf. A manager may
- * answer only for a person who has not answered themselves.
+ * Answers a call-tree event for `personId`: the actor themselves, or a person below them in the
+ * event's snapshot. Idempotent by the client-made id. Every answer is kept; the person's current
+ * answer is their own latest one (by the time it was made, so an answer queued offline does not
+ * override a newer one), or else the latest answer on their behalf. A manager may answer only for a
+ * person who has not answered themselves. The one command behind the API and the Teams card.
+ *
+ * The checks read first, outside the transaction: the event, the caller's access and the person's
+ * manager chain in the snapshot, none of which an answer changes. The transaction then holds a
+ * database connection for its writes only (in the crisis minute, hundreds of answers a second share
+ * a pool of ten).
  */
-export async function callResponseRecorder(
-  trx: Kysely<Database>,
+export async function answerCallEvent(
+  ctx: AppContext,
   actor: UserRow,
-  event: CallEventRow,
+  eventId: string,
   personId: string,
   input: CallAnswerRequest,
-): Promise<RecordedAnswer> {
-  const earlier = await findByClientId(trx, event.id, input.id);
-  if (earlier) return replay(earlier, actor, personId);
+): Promise<{ event: CallEventRow; recorded: RecordedAnswer }> {
+  const db = ctx.db.kysely;
+  const event = await loadEvent(db, eventId);
+  const [access, chain, earlier] = await Promise.all([
+    eventAccess(db, actor, event),
+    snapshotChain(db, event.id, personId),
+    findByClientId(db, event.id, input.id),
+  ]);
+  authorize(actor, 'view', { event, access });
+  // The chain starts with the person: empty when the event does not target them.
+  if (chain.length === 0) {
+    throw new AppError(
+      'notFound',
+      'This person is not targeted by the event. Check who you are answering for.',
+    );
+  }
+  authorizeAnswerFor(actor.id, personId, chain);
+  if (earlier) return { event, recorded: await replay(db, earlier, actor, personId) };
   if (event.status !== 'running') {
     throw new AppError(
       'conflict',
@@ -54,21 +78,6 @@ export async function callResponseRecorder(
     throw invalid('body.reachedVia', 'say how you reached the person (phone, in_person, message or other)');
   }
   const recordedAt = now();
-  const answeredAt = boundedAnswerTime(input.answeredAt, event.started_at, recordedAt);
-
-  let targetQuery = trx
-    .selectFrom('call_event_targets')
-    .selectAll()
-    .where('event_id', '=', event.id)
-    .where('user_id', '=', personId);
-  // Concurrent answers for the same person take turns (SQLite has one writer already).
-  if (isPostgres(trx)) targetQuery = targetQuery.forUpdate();
-  const target = await targetQuery.executeTakeFirstOrThrow();
-  const hasOwnAnswer = target.status !== 'no_answer' && target.on_behalf === 0;
-  if (onBehalf && hasOwnAnswer) {
-    throw new AppError('conflict', 'This person has answered for themselves; their own answer stands.');
-  }
-
   const row: CallAnswerRow = {
     id: newId(),
     client_id: input.id,
@@ -81,19 +90,50 @@ export async function callResponseRecorder(
     status: option.needsHelp ? 'need_help' : 'safe',
     note: input.note || null,
     location: input.location || null,
-    answered_at: answeredAt,
+    answered_at: boundedAnswerTime(input.answeredAt, event.started_at, recordedAt),
     recorded_at: recordedAt,
   };
+  const recorded = await transact(ctx, (trx) => recordAnswer(trx, row, chain));
+  return {
+    event,
+    recorded:
+      recorded ?? (await replay(db, (await findByClientId(db, event.id, input.id))!, actor, personId)),
+  };
+}
+
+/**
+ * Writes an answer and what follows from it, in the caller's transaction: the person's current
+ * answer, the `callevent.answered` event, and the audit of an answer on someone's behalf. Undefined
+ * when a retry of the same answer (same client-made id) won the race.
+ *
+ * The event carries no counts: counting an event's 10,000 targets on every answer was most of
+ * PostgreSQL's work in the crisis minute (docs/benchmarks.md); the roll-ups count when they are read.
+ */
+async function recordAnswer(
+  trx: Kysely<Database>,
+  row: CallAnswerRow,
+  chain: string[],
+): Promise<RecordedAnswer | undefined> {
+  const onBehalf = row.on_behalf === 1;
+  let targetQuery = trx
+    .selectFrom('call_event_targets')
+    .selectAll()
+    .where('event_id', '=', row.event_id)
+    .where('user_id', '=', row.user_id);
+  // Concurrent answers for the same person take turns (SQLite has one writer already).
+  if (isPostgres(trx)) targetQuery = targetQuery.forUpdate();
+  const target = await targetQuery.executeTakeFirstOrThrow();
+  if (onBehalf && target.status !== 'no_answer' && target.on_behalf === 0) {
+    throw new AppError('conflict', 'This person has answered for themselves; their own answer stands.');
+  }
   const inserted = await trx
     .insertInto('call_answers')
     .values(row)
     .onConflict((oc) => oc.columns(['event_id', 'client_id']).doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    // A retry of the same answer won the race: answer with what it recorded.
-    return replay((await findByClientId(trx, event.id, input.id))!, actor, personId);
-  }
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
 
+  const answeredAt = row.answered_at;
   const becomesCurrent =
     target.status === 'no_answer' ||
     (!onBehalf && target.on_behalf === 1) ||
@@ -113,41 +153,39 @@ export async function callResponseRecorder(
             : answeredAt,
         next_escalation_at: null,
       })
-      .where('event_id', '=', event.id)
-      .where('user_id', '=', personId)
+      .where('event_id', '=', row.event_id)
+      .where('user_id', '=', row.user_id)
       .execute();
   }
-  const totals = (await eventTotals(trx, [event.id])).get(event.id);
   await recordEvent(trx, {
-    room: `callevent:${event.id}`,
+    room: `callevent:${row.event_id}`,
     type: CallTreeEventName.answered,
     payload: {
-      eventId: event.id,
-      personId,
+      eventId: row.event_id,
+      personId: row.user_id,
       answerId: row.id,
       status: row.status,
       optionId: row.option_id,
       onBehalf,
-      answeredById: actor.id,
+      answeredById: row.answered_by,
       answeredAt,
       current: becomesCurrent,
-      totals,
       // Who may receive it live: those who run the event and this chain (policies/calltree.ts).
-      chain: await snapshotChain(trx, event.id, personId),
+      chain,
     },
-    actorId: actor.id,
+    actorId: row.answered_by,
   });
   if (onBehalf) {
     // Answering for someone else is audited: who answered, for whom, and how they reached them.
     await audit(trx, {
-      actorId: actor.id,
+      actorId: row.answered_by,
       action: 'callevent.answered_on_behalf',
-      target: `callevent:${event.id}`,
-      details: { personId, answerId: row.id, status: row.status, reachedVia: row.reached_via },
+      target: `callevent:${row.event_id}`,
+      details: { personId: row.user_id, answerId: row.id, status: row.status, reachedVia: row.reached_via },
       client: null,
     });
   }
-  return { answer: row, replayed: false };
+  return { answer: row, replayed: false, current: becomesCurrent };
 }
 
 async function findByClientId(
@@ -163,14 +201,21 @@ async function findByClientId(
     .executeTakeFirst();
 }
 
-function replay(earlier: CallAnswerRow, actor: UserRow, personId: string): RecordedAnswer {
+/** The answer already recorded under the same client-made id, if it is the same answer. */
+async function replay(
+  db: Kysely<Database>,
+  earlier: CallAnswerRow,
+  actor: UserRow,
+  personId: string,
+): Promise<RecordedAnswer> {
   if (earlier.answered_by !== actor.id || earlier.user_id !== personId) {
     throw new AppError(
       'conflict',
       'This answer id was already used for another answer. Make a new id for each new answer.',
     );
   }
-  return { answer: earlier, replayed: true };
+  const current = await currentAnswerId(db, earlier.event_id, personId);
+  return { answer: earlier, replayed: true, current: current === earlier.id };
 }
 
 /** The time an answer was made: the device's (for answers queued offline), within the event's life. */

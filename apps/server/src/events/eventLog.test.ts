@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, openTestDatabase, type TestDatabase } from '../test/db.ts';
 import { eventsSince, recordEvent, recordEvents } from './eventLog.ts';
@@ -10,11 +11,13 @@ describeEachDatabase('event log', (kind) => {
   afterAll(() => t.cleanup());
 
   it('records events with growing sequence numbers and reads them back per room', async () => {
-    const first = await t.db.kysely
+    await t.db.kysely
       .transaction()
       .execute((trx) =>
         recordEvent(trx, { room: 'topic:a', type: 'test.one', payload: { n: 1 }, actorId: 'u1' }),
       );
+    const [first] = await eventsSince(t.db.kysely, ['topic:a'], 0, 1);
+    expect(first!.seq).toBeGreaterThan(0);
     await t.db.kysely.transaction().execute((trx) =>
       recordEvents(trx, [
         { room: 'topic:b', type: 'test.two', payload: { n: 2 } },
@@ -23,10 +26,10 @@ describeEachDatabase('event log', (kind) => {
     );
     const inA = await eventsSince(t.db.kysely, ['topic:a'], 0, 100);
     expect(inA.map((e) => e.type)).toEqual(['test.one', 'test.three']);
-    expect(inA[0]).toMatchObject({ seq: first.seq, actorId: 'u1', payload: { n: 1 } });
-    expect(inA[1]!.seq).toBeGreaterThan(first.seq);
+    expect(inA[0]).toMatchObject({ seq: first!.seq, actorId: 'u1', payload: { n: 1 } });
+    expect(inA[1]!.seq).toBeGreaterThan(first!.seq);
     expect(inA[1]!.payload).toEqual({ text: 'สวัสดี' });
-    expect(await eventsSince(t.db.kysely, ['topic:a', 'topic:b'], first.seq, 100)).toHaveLength(2);
+    expect(await eventsSince(t.db.kysely, ['topic:a', 'topic:b'], first!.seq, 100)).toHaveLength(2);
     expect(await eventsSince(t.db.kysely, [], 0, 100)).toEqual([]);
   });
 
@@ -57,41 +60,75 @@ describeEachDatabase('event log', (kind) => {
   });
 
   if (kind === 'postgres') {
-    it('lets a writer draw its sequence number only after the one before it has committed', async () => {
+    it('numbers events in commit order, and a writer still open holds up no other writer', async () => {
       let commitFirst!: () => void;
       const firstMayCommit = new Promise<void>((resolve) => {
         commitFirst = resolve;
       });
       let firstRecorded!: () => void;
-      const firstHasItsNumber = new Promise<void>((resolve) => {
+      const firstHasWritten = new Promise<void>((resolve) => {
         firstRecorded = resolve;
       });
       const first = t.db.kysely.transaction().execute(async (trx) => {
-        const [event] = await recordEvents(trx, [
+        await recordEvents(trx, [
           { room: 'topic:order', type: 'test.first', payload: {} },
           { room: 'topic:order', type: 'test.first-b', payload: {} },
         ]);
         firstRecorded();
         await firstMayCommit;
-        return event!.seq;
       });
-      await firstHasItsNumber;
-      let secondDone = false;
-      const second = t.db.kysely
+      await firstHasWritten;
+      // Written first but still open: the second writer commits meanwhile (it used to wait for it).
+      await t.db.kysely
         .transaction()
-        .execute((trx) => recordEvent(trx, { room: 'topic:order', type: 'test.second', payload: {} }))
-        .then((event) => {
-          secondDone = true;
-          return event.seq;
-        });
-      // The second writer waits on the event log's lock while the first is open.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(secondDone).toBe(false);
+        .execute((trx) => recordEvent(trx, { room: 'topic:order', type: 'test.second', payload: {} }));
+      expect(await eventsSince(t.db.kysely, ['topic:order'], 0, 10)).toMatchObject([{ type: 'test.second' }]);
       commitFirst();
-      const [a, b] = await Promise.all([first, second]);
-      expect(b).toBe(a + 2);
-      const order = (await eventsSince(t.db.kysely, ['topic:order'], 0, 10)).map((e) => e.type);
-      expect(order).toEqual(['test.first', 'test.first-b', 'test.second']);
+      await first;
+      const events = await eventsSince(t.db.kysely, ['topic:order'], 0, 10);
+      expect(events.map((e) => e.type)).toEqual(['test.second', 'test.first', 'test.first-b']);
+      const [second, a, b] = events.map((e) => e.seq);
+      expect([a! - second!, b! - a!]).toEqual([1, 1]);
+      // The time is stamped with the number, so retention may cut the log by time (realtime/log.ts).
+      expect([...events].sort((x, y) => x.createdAt.localeCompare(y.createdAt))).toEqual(events);
+    });
+
+    it('draws the numbers under the event log lock, inside COMMIT', async () => {
+      const before = (await eventsSince(t.db.kysely, ['topic:locked'], 0, 10)).length;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // Another session holds the lock, as a writer in the middle of its commit would.
+      const holder = t.db.kysely.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(727001)`.execute(conn);
+        locked();
+        await released;
+        await sql`select pg_advisory_unlock(727001)`.execute(conn);
+      });
+      await isLocked;
+      let written = false;
+      let committed = false;
+      const writer = t.db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          await recordEvent(trx, { room: 'topic:locked', type: 'test.waits', payload: {} });
+          written = true;
+        })
+        .then(() => {
+          committed = true;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // It wrote its event without the lock; its COMMIT waits for it, and nothing is visible yet.
+      expect({ written, committed }).toEqual({ written: true, committed: false });
+      expect(await eventsSince(t.db.kysely, ['topic:locked'], 0, 10)).toHaveLength(before);
+      release();
+      await Promise.all([holder, writer]);
+      expect(await eventsSince(t.db.kysely, ['topic:locked'], 0, 10)).toHaveLength(before + 1);
     });
   }
 });

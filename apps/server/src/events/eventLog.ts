@@ -25,28 +25,23 @@ export interface DomainEventRecord {
   createdAt: string;
 }
 
-/** Arbitrary constant key of the PostgreSQL advisory lock that orders event writers. */
-const EVENT_LOCK_KEY = 727_001;
-
 /**
  * Records domain events in the caller's transaction, so that an event exists if and only if its
- * change was committed. On PostgreSQL, writers take a transaction-scoped advisory lock first, so
- * that sequence numbers become visible in commit order: a reader that has seen seq N never later
- * finds an N-1 that committed after it looked. (SQLite has one writer at a time already.)
+ * change was committed. Their sequence numbers become visible in commit order: a reader that has
+ * seen seq N never later finds an N-1 that committed after it looked. SQLite has one writer at a
+ * time and numbers them here; PostgreSQL numbers them inside COMMIT, under the event log's lock
+ * (migration 20261128090000-sequence-events-at-commit), so they are written here under draft
+ * numbers that no reader ever sees, and a writer holds no lock while it waits for Node.
  */
-export async function recordEvents(
-  trx: Kysely<Database>,
-  events: NewDomainEvent[],
-): Promise<DomainEventRecord[]> {
-  if (events.length === 0) return [];
-  if (isPostgres(trx)) {
-    await sql`select pg_advisory_xact_lock(${EVENT_LOCK_KEY})`.execute(trx);
-  }
+export async function recordEvents(trx: Kysely<Database>, events: NewDomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const postgres = isPostgres(trx);
   const createdAt = now();
-  const rows = await trx
+  await trx
     .insertInto('events')
     .values(
       events.map((e) => ({
+        ...(postgres ? { seq: sql<number>`-nextval('events_draft_seq')` } : {}),
         room: e.room,
         type: e.type,
         payload: JSON.stringify(e.payload),
@@ -54,15 +49,12 @@ export async function recordEvents(
         created_at: createdAt,
       })),
     )
-    .returning(['seq', 'room', 'type', 'payload', 'actor_id', 'created_at'])
     .execute();
-  return rows.map(toRecord);
 }
 
 /** Records one domain event in the caller's transaction. */
-export async function recordEvent(trx: Kysely<Database>, event: NewDomainEvent): Promise<DomainEventRecord> {
-  const [record] = await recordEvents(trx, [event]);
-  return record!;
+export function recordEvent(trx: Kysely<Database>, event: NewDomainEvent): Promise<void> {
+  return recordEvents(trx, [event]);
 }
 
 /** Events after `afterSeq` in the given rooms, oldest first, at most `limit`. */

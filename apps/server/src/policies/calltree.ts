@@ -196,16 +196,10 @@ const MAX_CHAIN_DEPTH = 64;
 
 /**
  * Whether `actorId` may answer for `personId` in the event: the person themselves, or a manager
- * above them in the event's snapshot.
+ * above them in the event's snapshot (`chain`, the person's `snapshotChain`).
  */
-export async function mayAnswerFor(
-  db: Kysely<Database>,
-  eventId: string,
-  actorId: string,
-  personId: string,
-): Promise<boolean> {
-  if (actorId === personId) return true;
-  return (await snapshotChain(db, eventId, personId)).includes(actorId);
+export function mayAnswerFor(actorId: string, personId: string, chain: readonly string[]): boolean {
+  return actorId === personId || chain.includes(actorId);
 }
 
 /**
@@ -371,13 +365,8 @@ export function authorizeTreeCreation(viewer: CallTreeViewer): void {
  * Throws 403 unless `actorId` may answer for `personId` in the event (see `mayAnswerFor`); the
  * person is one the event targets (checked when loading them).
  */
-export async function authorizeAnswerFor(
-  db: Kysely<Database>,
-  eventId: string,
-  actorId: string,
-  personId: string,
-): Promise<void> {
-  if (!(await mayAnswerFor(db, eventId, actorId, personId))) {
+export function authorizeAnswerFor(actorId: string, personId: string, chain: readonly string[]): void {
+  if (!mayAnswerFor(actorId, personId, chain)) {
     throw new AppError(
       'forbidden',
       'Only the person or a manager above them in this event may answer for them.',

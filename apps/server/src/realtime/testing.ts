@@ -2,16 +2,29 @@ import type { ServerMessage } from '@btalk/contracts';
 import WebSocket from 'ws';
 import { transact } from '../commands/transact.ts';
 import type { AppContext } from '../context.ts';
-import { type DomainEventRecord, recordEvent } from '../events/eventLog.ts';
+import { type DomainEventRecord, recordEvent, toRecord } from '../events/eventLog.ts';
 
-/** Records one event through a real command transaction (so the commit signal fires). */
-export function record(
+/**
+ * Records one event through a real command transaction (so the commit signal fires), and reads it
+ * back as committed (on PostgreSQL its sequence number is drawn at commit): the newest of its room
+ * and type.
+ */
+export async function record(
   ctx: AppContext,
   room: string,
   type = 'test.happened',
   payload: unknown = {},
 ): Promise<DomainEventRecord> {
-  return transact(ctx, (trx) => recordEvent(trx, { room, type, payload }));
+  await transact(ctx, (trx) => recordEvent(trx, { room, type, payload }));
+  const row = await ctx.db.kysely
+    .selectFrom('events')
+    .selectAll()
+    .where('room', '=', room)
+    .where('type', '=', type)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return toRecord(row);
 }
 
 /** A real `ws` client of /api/realtime that keeps every message, for tests. */

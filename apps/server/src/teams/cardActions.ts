@@ -1,9 +1,8 @@
 import type { CallEventOption } from '@btalk/contracts';
 import type { AdaptiveCard } from '@microsoft/teams.cards';
 import { z } from 'zod';
-import { loadEvent, requireTarget } from '../calltree/eventStore.ts';
 import { acknowledgeAnnouncement } from '../commands/announcementAcknowledger.ts';
-import { callResponseRecorder } from '../commands/callResponseRecorder.ts';
+import { answerCallEvent } from '../commands/callResponseRecorder.ts';
 import { bellRinger } from '../commands/postEditor.ts';
 import { transact } from '../commands/transact.ts';
 import type { AppContext } from '../context.ts';
@@ -11,7 +10,6 @@ import type { UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { loadSettings } from '../notifications/settings.ts';
 import { titleOf } from '../notifications/topicNotices.ts';
-import { authorize, authorizeAnswerFor, eventAccess } from '../policies/calltree.ts';
 import { requireVisiblePost } from '../policies/post.ts';
 import { acknowledgedCard, answeredCard, CardVerb, type Locale, noticeCard } from './cards.ts';
 import { tabDeepLink } from './deepLinks.ts';
@@ -53,17 +51,9 @@ async function answer(ctx: AppContext, user: UserRow, locale: Locale, data: z.in
   const openUrl = tabDeepLink(ctx.config, `/calltree/event/${encodeURIComponent(data.eventId)}`);
   try {
     // The same checks and command as `POST /api/calltree/events/:eventId/answers` for one's own answer.
-    const { event, recorded } = await transact(ctx, async (trx) => {
-      const event = await loadEvent(trx, data.eventId);
-      const access = await eventAccess(trx, user, event);
-      authorize(user, 'view', { event, access });
-      await requireTarget(trx, event.id, user.id);
-      await authorizeAnswerFor(trx, event.id, user.id, user.id);
-      const recorded = await callResponseRecorder(trx, user, event, user.id, {
-        id: data.answerId,
-        optionId: data.optionId,
-      });
-      return { event, recorded };
+    const { event, recorded } = await answerCallEvent(ctx, user, data.eventId, user.id, {
+      id: data.answerId,
+      optionId: data.optionId,
     });
     const options = JSON.parse(event.options) as CallEventOption[];
     const label = options.find((o) => o.id === recorded.answer.option_id)?.label ?? recorded.answer.option_id;

@@ -19,6 +19,7 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { addNotification, markNotificationsRead, withdrawNotifications } from '../api/notificationCache.ts';
 import { type CommentPages, type PostPages, patchPost, upsertComment, upsertPost } from '../api/postCache.ts';
 import { callTreeKeys, notificationKeys, queryKeys } from '../api/queryKeys.ts';
+import { refreshCoalesced } from './coalescedRefresh.ts';
 
 type AnnouncementCache = typeof import('../api/announcementCache.ts');
 let announcementCache: AnnouncementCache | null = null;
@@ -196,11 +197,14 @@ function countNewPost(qc: QueryClient, post: PostBase, viewer: Viewer): void {
   }));
 }
 
-/** The call tree's lists and, when known, one event's queries: something changed in it. */
+/**
+ * The call tree's lists and, when known, one event's queries: something changed in it. Coalesced:
+ * a running event can change hundreds of times a second.
+ */
 function refreshCallTree(qc: QueryClient, eventId: string | undefined): void {
-  if (eventId) void qc.invalidateQueries({ queryKey: callTreeKeys.event(eventId) });
-  void qc.invalidateQueries({ queryKey: callTreeKeys.pending() });
-  void qc.invalidateQueries({ queryKey: callTreeKeys.events() });
+  if (eventId) refreshCoalesced(qc, callTreeKeys.event(eventId));
+  refreshCoalesced(qc, callTreeKeys.pending());
+  refreshCoalesced(qc, callTreeKeys.events());
 }
 
 /**

@@ -24,6 +24,7 @@ import * as createPostRevisions from './20261125160005-create-post-revisions.ts'
 import * as addUserNameParts from './20261125160101-add-user-name-parts.ts';
 import * as createAnnouncements from './20261127120000-create-announcements.ts';
 import * as indexCallEventTargetStatus from './20261127220000-index-call-event-target-status.ts';
+import * as sequenceEventsAtCommit from './20261128090000-sequence-events-at-commit.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '20261125160101-add-user-name-parts': addUserNameParts,
   '20261127120000-create-announcements': createAnnouncements,
   '20261127220000-index-call-event-target-status': indexCallEventTargetStatus,
+  '20261128090000-sequence-events-at-commit': sequenceEventsAtCommit,
 };

@@ -3,19 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticate } from '../../auth/authenticate.ts';
 import { assertAcceptedTerms } from '../../auth/termsGate.ts';
-import {
-  currentAnswerId,
-  loadEvent,
-  loadPersonHistory,
-  requireTarget,
-  rollupScope,
-} from '../../calltree/eventStore.ts';
-import { callResponseRecorder } from '../../commands/callResponseRecorder.ts';
-import { transact } from '../../commands/transact.ts';
+import { loadEvent, loadPersonHistory, rollupScope } from '../../calltree/eventStore.ts';
+import { answerCallEvent } from '../../commands/callResponseRecorder.ts';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { authorize, authorizeAnswerFor, eventAccess } from '../../policies/calltree.ts';
+import { authorize, eventAccess } from '../../policies/calltree.ts';
 import { presentAnswer, presentPersonHistory } from '../../presenters/calltree.ts';
 
 const EventParams = z.object({ eventId: z.string().min(1) });
@@ -45,16 +38,14 @@ export function callAnswerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const actor = request.user;
         const personId = request.body.personId ?? actor.id;
         if (personId !== actor.id) await assertAcceptedTerms(ctx.terms, actor);
-        const recorded = await transact(ctx, async (trx) => {
-          const event = await loadEvent(trx, request.params.eventId);
-          const access = await eventAccess(trx, actor, event);
-          authorize(request.user, 'view', { event, access });
-          await requireTarget(trx, event.id, personId);
-          await authorizeAnswerFor(trx, event.id, actor.id, personId);
-          return callResponseRecorder(trx, actor, event, personId, request.body);
-        });
-        const current = await currentAnswerId(db, request.params.eventId, personId);
-        return ok(presentAnswer(recorded.answer, actor.display_name, current === recorded.answer.id));
+        const { recorded } = await answerCallEvent(
+          ctx,
+          actor,
+          request.params.eventId,
+          personId,
+          request.body,
+        );
+        return ok(presentAnswer(recorded.answer, actor.display_name, recorded.current));
       },
     );
 
