@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { type Config, loadConfig } from '../apps/server/src/config/index.ts';
 import { type Db, migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
 
 export const BENCH_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -69,4 +70,25 @@ export async function openServerBenchDatabase(
   });
   await migrateToLatest(opened.db);
   return opened;
+}
+
+/**
+ * The configuration a benchmark's server runs with: production, as deployed (answers are not
+ * re-validated against their schemas there, see apps/server/src/http/serializer.ts), with fresh
+ * secrets, and a write limit far above what one person may do (a benchmark's authors write hundreds
+ * of times a minute).
+ */
+export function productionBenchConfig(dataDir: string): Config {
+  return loadConfig({
+    BTALK_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    API_KEY: randomBytes(24).toString('base64url'),
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    PUBLIC_URL: 'https://btalk.bench.test',
+    OIDC_ISSUER: 'https://directory.bench.test',
+    DIRECTORY_CLIENT_ID: 'bench',
+    DIRECTORY_CLIENT_SECRET: randomBytes(24).toString('base64url'),
+    WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
 }

@@ -10,13 +10,12 @@
  */
 import { buildApp } from '../apps/server/src/app.ts';
 import { insertInChunks } from '../apps/server/src/calltree/bulk.ts';
-import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import type { NewUserRow } from '../apps/server/src/db/schema.ts';
 import { newId, now } from '../apps/server/src/ids.ts';
 import { sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
-import { openServerBenchDatabase } from './benchDb.ts';
+import { openServerBenchDatabase, productionBenchConfig } from './benchDb.ts';
 import { directory } from './directory.ts';
 
 export interface CrisisOptions {
@@ -71,14 +70,9 @@ function outsiders(count: number, prefix: string, role: 'admin' | 'member'): New
 
 let running: Awaited<ReturnType<typeof buildApp>> | undefined;
 const { db, dataDir, label } = await openServerBenchDatabase(options.postgres, () => running);
-// The probe author posts every second for the whole run: past a person's write limit, so the limit
-// is raised as bench/topics.ts does (each answerer writes once anyway).
-const config = loadConfig({
-  BTALK_ENV: 'test',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
-});
+// Production, as deployed; the probe author posts every second for the whole run, past a person's
+// write limit, so the limit is raised (each answerer writes once anyway).
+const config = productionBenchConfig(dataDir);
 const ctx = createContext(config, db, serverVersion);
 
 const people = directory(options.people);

@@ -5,20 +5,19 @@
  * parent's messages: `cpu` (this process's CPU time so far, µs), `profile-start` / `profile-stop`
  * (a V8 CPU profile of what runs in between, written to a file) and `stop`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/index.ts';
 import { newId } from '../apps/server/src/ids.ts';
 import { buildUser } from '../apps/server/src/test/factories.ts';
 import { acceptCurrentTerms, sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
+import { productionBenchConfig } from './benchDb.ts';
 
 /** One route measured: the app's URL, the bare route answering the same body, the headers to send. */
 export interface FixedCostCase {
@@ -49,18 +48,7 @@ const OTHER_TOPICS = 10;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'btalk-fixed-cost-'));
 const db = openDatabase({ dataDir });
 await migrateToLatest(db);
-const config = loadConfig({
-  BTALK_ENV: 'production',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  API_KEY: randomBytes(24).toString('base64url'),
-  JWT_SECRET: randomBytes(48).toString('base64url'),
-  PUBLIC_URL: 'https://btalk.bench.test',
-  OIDC_ISSUER: 'https://directory.bench.test',
-  DIRECTORY_CLIENT_ID: 'bench',
-  DIRECTORY_CLIENT_SECRET: randomBytes(24).toString('base64url'),
-  WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
-});
+const config = productionBenchConfig(dataDir);
 const ctx = createContext(config, db, serverVersion);
 const app = await buildApp(ctx, { logger: false });
 const bare = Fastify({ logger: false });

@@ -8,7 +8,6 @@
  * Run: `node --experimental-strip-types bench/pages.ts [seconds per case] [--postgres]`
  * (PostgreSQL: a fresh schema in TEST_DATABASE_URL or the local test database, dropped at the end).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,14 +15,13 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config/index.ts';
 import { createContext } from '../apps/server/src/context.ts';
 import { migrateToLatest } from '../apps/server/src/db/index.ts';
 import { newId } from '../apps/server/src/ids.ts';
 import { buildUser } from '../apps/server/src/test/factories.ts';
 import { acceptCurrentTerms, sessionToken } from '../apps/server/src/test/session.ts';
 import { serverVersion } from '../apps/server/src/version.ts';
-import { openBenchDatabase } from './benchDb.ts';
+import { openBenchDatabase, productionBenchConfig } from './benchDb.ts';
 
 const args = process.argv.slice(2);
 const POSTGRES = args.includes('--postgres');
@@ -62,18 +60,7 @@ await migrateToLatest(db);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'btalk-bench-files-'));
 // Production, as deployed (answers are not re-validated there, see http/serializer.ts); one author
 // writes hundreds of posts in a moment: far past a person's write limit.
-const config = loadConfig({
-  BTALK_ENV: 'production',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  API_KEY: randomBytes(24).toString('base64url'),
-  JWT_SECRET: randomBytes(48).toString('base64url'),
-  PUBLIC_URL: 'https://btalk.bench.test',
-  OIDC_ISSUER: 'https://directory.bench.test',
-  DIRECTORY_CLIENT_ID: 'bench',
-  DIRECTORY_CLIENT_SECRET: randomBytes(24).toString('base64url'),
-  WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
-});
+const config = productionBenchConfig(dataDir);
 const ctx = createContext(config, db, serverVersion);
 const app = await buildApp(ctx, { logger: false });
 const bare = Fastify({ logger: false });

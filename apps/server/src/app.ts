@@ -136,9 +136,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       // Answers of 1 KB and more in brotli or gzip, as the client accepts (brotli at quality 4: fast
       // enough to compress on the fly). JSON and text only (CSV reports): attachment downloads
       // (images, application/octet-stream) keep their Content-Length, and the realtime WebSocket
-      // is never compressed here.
+      // is never compressed here. Up to 512 KB in one synchronous call (a 10,000-person roll-up,
+      // 230 KB, in about 2 ms): the plugin's stream path, its default above 8 KB on two cores, went
+      // through the thread pool chunk by chunk and made 50 roll-up watchers wait about 250 ms more
+      // each (docs/benchmarks.md, the crisis minute).
       await api.register(fastifyCompress, {
         threshold: 1024,
+        syncThreshold: 512 * 1024,
         encodings: ['br', 'gzip'],
         customTypes: API_COMPRESSIBLE,
       });

@@ -4,6 +4,8 @@ import { DirectoryClient } from './auth/directoryClient.ts';
 import { Sealer } from './auth/seal.ts';
 import { tokenSecret } from './auth/secrets.ts';
 import { CurrentTermsVersion } from './auth/termsGate.ts';
+import { FreshLoads } from './calltree/freshLoads.ts';
+import type { RollupPerson } from './calltree/rollup.ts';
 import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
 import { EventBus } from './events/bus.ts';
@@ -43,6 +45,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Whether this instance is stopping (SIGTERM): not ready, connections closing (lifecycle.ts). */
   lifecycle: Lifecycle;
+  /** Call-tree events' people as the roll-ups read them, loaded once for many readers (calltree/freshLoads.ts). */
+  eventPeople: FreshLoads<Map<string, RollupPerson>>;
 }
 
 /** Builds the context of a server from its configuration and open database. */
@@ -73,5 +77,6 @@ export function createContext(config: Config, db: Db, version: string): AppConte
       scraped: config.metrics.token !== null || config.metrics.port !== null,
     }),
     lifecycle: new Lifecycle(),
+    eventPeople: new FreshLoads(),
   };
 }

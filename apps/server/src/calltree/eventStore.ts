@@ -1,5 +1,6 @@
 import type { CallAnswer, CallRollupQuery, CallTotals } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -16,9 +17,13 @@ export async function loadEvent(db: Kysely<Database>, eventId: string): Promise<
   return event;
 }
 
-/** Who the caller's roll-up covers: the whole event for those who run it, else their own branch. */
+/**
+ * Who the caller's roll-up covers: the whole event for those who run it, else their own branch. The
+ * event's people come from a load shared with the other readers of the event that began after this
+ * request came (`ctx.eventPeople`, calltree/freshLoads.ts); they are read, never changed.
+ */
 export async function rollupScope(
-  db: Kysely<Database>,
+  ctx: Pick<AppContext, 'db' | 'eventPeople'>,
   event: CallEventRow,
   user: UserRow,
   access: EventAccess,
@@ -29,9 +34,11 @@ export async function rollupScope(
   counted: RollupPerson[];
   all: Map<string, RollupPerson>;
 }> {
-  const all = await loadEventPeople(db, event.id);
+  const all = await ctx.eventPeople.get(event.id, () => loadEventPeople(ctx.db.kysely, event.id));
   const runsIt = access.admin || access.eventManager;
-  const people = [...all.values()].filter((p) => mayReadAnswersOf(runsIt, user.id, chainOf(all, p.id)));
+  const people = runsIt
+    ? [...all.values()]
+    : [...all.values()].filter((p) => mayReadAnswersOf(runsIt, user.id, chainOf(all, p.id)));
   const scope = runsIt ? 'event' : access.hasReports ? 'branch' : 'self';
   const counted = filters.department ? people.filter((p) => p.department === filters.department) : people;
   return { scope, people, counted, all };

@@ -116,14 +116,15 @@ export function branchesOf(scope: RollupPerson[], counted: RollupPerson[]): Call
   for (const p of scope) if (p.managerId && inScope.has(p.managerId)) managers.add(p.managerId);
   const totals = new Map<string, CallTotals>([...managers].map((id) => [id, emptyTotals()]));
   for (const p of counted) {
-    // Count the person in their own branch (if they lead one) and in every branch above them.
-    let at: string | null = p.id;
-    const seen = new Set<string>();
-    while (at && inScope.has(at) && !seen.has(at)) {
-      seen.add(at);
-      const t = totals.get(at);
+    // Count the person in their own branch (if they lead one) and in every branch above them. A
+    // snapshot is laid out top down (a manager's depth is one less than their report's): walking
+    // only upwards, a loop in bad data cannot count anyone twice.
+    let at: RollupPerson | undefined = p;
+    while (at) {
+      const t = totals.get(at.id);
       if (t) countInto(t, p.status);
-      at = inScope.get(at)!.managerId;
+      const manager: RollupPerson | undefined = at.managerId ? inScope.get(at.managerId) : undefined;
+      at = manager && manager.depth < at.depth ? manager : undefined;
     }
   }
   return [...managers]

@@ -285,13 +285,54 @@ export async function presentEventSummaries(
   );
 }
 
+/** What an event's page shows of the roll-up of the caller's scope (all but the summary and my answer). */
+type RollupParts = Pick<
+  CallEventDetail,
+  'scope' | 'scopeTotals' | 'byOption' | 'branches' | 'departments' | 'people'
+>;
+
+/**
+ * The roll-up parts of scope "event" by the load of the event's people they were computed from, and by
+ * the filters: everyone who runs an event sees the same, so the watchers of a crisis share one
+ * computation per load (calltree/freshLoads.ts) instead of one per request.
+ */
+const eventScopeParts = new WeakMap<Map<string, RollupPerson>, Map<string, RollupParts>>();
+
 /** An event with the roll-up of the caller's scope: totals, branches, departments, the first people. */
 export function presentEventDetail(
   summary: CallEventSummary,
-  rollup: { scope: CallEventDetail['scope']; people: RollupPerson[]; counted: RollupPerson[] },
-  status: CallStatus | undefined,
+  rollup: {
+    scope: CallEventDetail['scope'];
+    people: RollupPerson[];
+    counted: RollupPerson[];
+    all: Map<string, RollupPerson>;
+  },
+  filters: { status?: CallStatus | undefined; department?: string | undefined },
   myAnswer: CallAnswer | null,
 ): CallEventDetail {
+  let parts: RollupParts | undefined;
+  if (rollup.scope === 'event') {
+    let byFilters = eventScopeParts.get(rollup.all);
+    if (!byFilters) {
+      byFilters = new Map();
+      eventScopeParts.set(rollup.all, byFilters);
+    }
+    const key = `${filters.status ?? ''}\u0000${filters.department ?? ''}`;
+    parts = byFilters.get(key);
+    if (!parts) {
+      parts = rollupParts(rollup, filters.status);
+      byFilters.set(key, parts);
+    }
+  } else {
+    parts = rollupParts(rollup, filters.status);
+  }
+  return { ...summary, ...parts, myAnswer };
+}
+
+function rollupParts(
+  rollup: { scope: CallEventDetail['scope']; people: RollupPerson[]; counted: RollupPerson[] },
+  status: CallStatus | undefined,
+): RollupParts {
   const { scope, people, counted } = rollup;
   const { totals, byOption } = totalsOf(counted);
   const departments = new Map<string, number>();
@@ -299,7 +340,6 @@ export function presentEventDetail(
     if (p.department) departments.set(p.department, (departments.get(p.department) ?? 0) + 1);
   }
   return {
-    ...summary,
     scope,
     scopeTotals: totals,
     byOption,
@@ -308,7 +348,6 @@ export function presentEventDetail(
       .map(([name, count]) => ({ name, count }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     people: presentPeoplePage(counted, status, undefined, 100),
-    myAnswer,
   };
 }
 

@@ -62,7 +62,7 @@ export function callAnswerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const event = await loadEvent(db, request.params.eventId);
         const access = await eventAccess(db, request.user, event);
         authorize(request.user, 'view', { event, access });
-        const { people } = await rollupScope(db, event, request.user, access, {});
+        const { people } = await rollupScope(ctx, event, request.user, access, {});
         const person = people.find((p) => p.id === request.params.personId);
         if (!person) throw new AppError('notFound', 'This person is not in your part of the event.');
         return ok(presentPersonHistory(person, await loadPersonHistory(db, event.id, person.id)));

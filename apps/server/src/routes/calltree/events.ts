@@ -21,6 +21,7 @@ import {
   pendingEventsFor,
   rollupScope,
 } from '../../calltree/eventStore.ts';
+import { totalsOf } from '../../calltree/rollup.ts';
 import { loadTree } from '../../calltree/treeStore.ts';
 import { callEventCloser } from '../../commands/callEventCloser.ts';
 import { callEventStarter } from '../../commands/callEventStarter.ts';
@@ -30,12 +31,19 @@ import type { AppContext } from '../../context.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
 import { now } from '../../ids.ts';
-import { authorize, eventAccess, treeAccess, visibleCallEvents } from '../../policies/calltree.ts';
+import {
+  authorize,
+  eventAbilities,
+  eventAccess,
+  treeAccess,
+  visibleCallEvents,
+} from '../../policies/calltree.ts';
 import {
   presentEventCsv,
   presentEventDetail,
   presentEventReport,
   presentEventSummaries,
+  presentEventSummary,
   presentPeoplePage,
 } from '../../presenters/calltree.ts';
 
@@ -133,10 +141,20 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const event = await loadEvent(db, request.params.eventId);
         const access = await eventAccess(db, request.user, event);
         authorize(request.user, 'view', { event, access });
-        const rollup = await rollupScope(db, event, request.user, access, request.query);
-        const [summary] = await presentEventSummaries(db, request.user, [event]);
-        const myAnswer = await currentAnswer(db, access.target?.answer_id ?? null);
-        return ok(presentEventDetail(summary!, rollup, request.query.status, myAnswer));
+        const [rollup, tree, myAnswer] = await Promise.all([
+          rollupScope(ctx, event, request.user, access, request.query),
+          db.selectFrom('call_trees').select('name').where('id', '=', event.tree_id).executeTakeFirst(),
+          currentAnswer(db, access.target?.answer_id ?? null),
+        ]);
+        // The event's totals from the same load as the roll-up, so the two always agree.
+        const summary = presentEventSummary(
+          event,
+          tree?.name ?? '',
+          totalsOf([...rollup.all.values()]).totals,
+          access.target?.status ?? null,
+          eventAbilities(access, event),
+        );
+        return ok(presentEventDetail(summary, rollup, request.query, myAnswer));
       },
     );
 
@@ -154,7 +172,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const event = await loadEvent(db, request.params.eventId);
         const access = await eventAccess(db, request.user, event);
         authorize(request.user, 'view', { event, access });
-        const { counted } = await rollupScope(db, event, request.user, access, request.query);
+        const { counted } = await rollupScope(ctx, event, request.user, access, request.query);
         const { status, cursor, limit } = request.query;
         return ok(presentPeoplePage(counted, status, cursor, limit));
       },
@@ -215,7 +233,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const event = await loadEvent(db, request.params.eventId);
         const access = await eventAccess(db, request.user, event);
         authorize(request.user, 'report', { event, access });
-        const { people } = await rollupScope(db, event, request.user, access, {});
+        const { people } = await rollupScope(ctx, event, request.user, access, {});
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="call-event-${event.id}.csv"`)
