@@ -103,28 +103,46 @@ export async function eventAccess(
   user: UserRow,
   event: CallEventRow,
 ): Promise<EventAccess> {
-  const [manager, target, report] = await Promise.all([
-    db
-      .selectFrom('call_tree_managers')
-      .select('user_id')
-      .where('tree_id', '=', event.tree_id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst(),
-    db
-      .selectFrom('call_event_targets')
-      .selectAll()
-      .where('event_id', '=', event.id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst(),
-    db
-      .selectFrom('call_event_targets')
-      .select('user_id')
-      .where('event_id', '=', event.id)
-      .where('manager_id', '=', user.id)
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
-  return { admin: user.role === 'admin', eventManager: !!manager, target, hasReports: !!report };
+  // One query (every call-tree request asks it): the person's row of the snapshot, if any, and
+  // whether they manage the tree or have reports in the event.
+  const row = await db
+    .selectFrom('call_events as e')
+    .leftJoin('call_event_targets as t', (join) =>
+      join.onRef('t.event_id', '=', 'e.id').on('t.user_id', '=', user.id),
+    )
+    .selectAll('t')
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('call_tree_managers as m')
+            .select('m.user_id')
+            .whereRef('m.tree_id', '=', 'e.tree_id')
+            .where('m.user_id', '=', user.id),
+        )
+        .as('is_event_manager'),
+      eb
+        .exists(
+          eb
+            .selectFrom('call_event_targets as r')
+            .select('r.user_id')
+            .whereRef('r.event_id', '=', 'e.id')
+            .where('r.manager_id', '=', user.id),
+        )
+        .as('has_reports'),
+    ])
+    .where('e.id', '=', event.id)
+    .executeTakeFirst();
+  if (!row)
+    return { admin: user.role === 'admin', eventManager: false, target: undefined, hasReports: false };
+  const { is_event_manager, has_reports, ...targetColumns } = row;
+  return {
+    admin: user.role === 'admin',
+    eventManager: !!is_event_manager,
+    // The left join's columns are null when the event does not target the person.
+    target: targetColumns.user_id ? (targetColumns as CallEventTargetRow) : undefined,
+    hasReports: !!has_reports,
+  };
 }
 
 /** What the caller may do with an event. */
