@@ -495,6 +495,16 @@ describeEachDatabase('backup and restore', (kind) => {
     // A report's own session works on the restored instance too.
     const reportApi = await apiAs(second, reports[0]!, { secret });
     expect((await reportApi('/api/calltree/events/pending')).status).toBe(200);
+    // And it writes: a new post commits with its event (on PostgreSQL the event log's numbering at
+    // commit is a trigger function, restored into the new schema with the tables).
+    const next = await dataOf<Post>(
+      await restored(`/api/topics/${topic.id}/posts`, {
+        method: 'POST',
+        body: JSON.stringify({ clientId: `after-restore-${randomUUID()}`, body: 'After the restore' }),
+      }),
+      'a post after the restore',
+    );
+    expect(next.number).toBeGreaterThan(Math.max(...before.posts.map((p) => p.number)));
     await second.terminate();
   }, 240_000);
 

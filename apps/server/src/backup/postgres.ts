@@ -297,8 +297,9 @@ export async function postgresTarget(databaseUrl: string, tables: string[]): Pro
 
 /**
  * Statements that move every relation of schema `from` into `to` (tables with their indexes,
- * constraints and owned sequences; then any other sequence or view). Column defaults name their
- * sequences by oid, so they follow.
+ * constraints and owned sequences; then any other sequence or view), and its functions (the event
+ * log's commit-time numbering). Column defaults name their sequences, and triggers their functions,
+ * by oid, so they follow.
  */
 function moveSchemaSql(from: string, to: string): string {
   return `
@@ -316,6 +317,11 @@ BEGIN
                      WHEN 'v' THEN 'ALTER VIEW %I.%I SET SCHEMA %I'
                      ELSE 'ALTER MATERIALIZED VIEW %I.%I SET SCHEMA %I' END,
       '${from}', r.relname, '${to}');
+  END LOOP;
+  FOR r IN SELECT p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid) AS args
+            FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = '${from}' LOOP
+    EXECUTE pg_catalog.format('ALTER FUNCTION %I.%I(%s) SET SCHEMA %I', '${from}', r.proname, r.args, '${to}');
   END LOOP;
 END
 $btalk$;
