@@ -25,6 +25,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import type WebSocket from 'ws';
+import { REFRESH_GAP_MS } from '../apps/web/src/realtime/coalescedRefresh.ts';
 import type { CrisisOptions, CrisisReady } from './crisis-server.ts';
 import { clock, connectAllRealtime, line, ms, numberArg, sleep, summary } from './measure.ts';
 
@@ -38,8 +39,6 @@ const SECONDS = arg('seconds', 50);
 const REFERENCE_SECONDS = arg('reference', 10);
 const POSTGRES = args.includes('--postgres');
 const ROLLUPS = !args.includes('--sockets-only');
-/** The web's pause between two roll-up fetches while changes keep coming (coalescedRefresh.ts). */
-const REFRESH_GAP_MS = 250;
 /** How long after the last answer the watchers and other sockets may take before a delivery counts as lost. */
 const DRAIN_MS = 15_000;
 const CONNECT_BATCH = 200;

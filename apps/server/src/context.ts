@@ -4,8 +4,8 @@ import { DirectoryClient } from './auth/directoryClient.ts';
 import { Sealer } from './auth/seal.ts';
 import { tokenSecret } from './auth/secrets.ts';
 import { CurrentTermsVersion } from './auth/termsGate.ts';
+import type { LoadedEventPeople } from './calltree/eventStore.ts';
 import { FreshLoads } from './calltree/freshLoads.ts';
-import type { RollupPerson } from './calltree/rollup.ts';
 import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
 import { EventBus } from './events/bus.ts';
@@ -46,7 +46,7 @@ export interface AppContext {
   /** Whether this instance is stopping (SIGTERM): not ready, connections closing (lifecycle.ts). */
   lifecycle: Lifecycle;
   /** Call-tree events' people as the roll-ups read them, loaded once for many readers (calltree/freshLoads.ts). */
-  eventPeople: FreshLoads<Map<string, RollupPerson>>;
+  eventPeople: FreshLoads<LoadedEventPeople>;
 }
 
 /** Builds the context of a server from its configuration and open database. */

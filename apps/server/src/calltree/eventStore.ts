@@ -6,7 +6,7 @@ import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { type EventAccess, mayReadAnswersOf } from '../policies/calltree.ts';
 import { presentAnswer } from '../presenters/calltree.ts';
-import { chainOf, loadEventPeople, type RollupPerson } from './rollup.ts';
+import { chainOf, loadEventPeople, type RollupPerson, totalsOf } from './rollup.ts';
 import { eventTotals } from './totals.ts';
 
 /** Loads an event or answers 404. */
@@ -33,15 +33,26 @@ export async function rollupScope(
   people: RollupPerson[];
   counted: RollupPerson[];
   all: Map<string, RollupPerson>;
+  /** The whole event's counts, from the same load. */
+  eventTotals: CallTotals;
 }> {
-  const all = await ctx.eventPeople.get(event.id, () => loadEventPeople(ctx.db.kysely, event.id));
+  const { all, totals } = await ctx.eventPeople.get(event.id, async () => {
+    const loaded = await loadEventPeople(ctx.db.kysely, event.id);
+    return { all: loaded, totals: totalsOf([...loaded.values()]).totals };
+  });
   const runsIt = access.admin || access.eventManager;
   const people = runsIt
     ? [...all.values()]
-    : [...all.values()].filter((p) => mayReadAnswersOf(runsIt, user.id, chainOf(all, p.id)));
+    : [...all.values()].filter((p) => mayReadAnswersOf(false, user.id, chainOf(all, p.id)));
   const scope = runsIt ? 'event' : access.hasReports ? 'branch' : 'self';
   const counted = filters.department ? people.filter((p) => p.department === filters.department) : people;
-  return { scope, people, counted, all };
+  return { scope, people, counted, all, eventTotals: totals };
+}
+
+/** An event's people as one load reads them (shared by the roll-ups read meanwhile), and their counts. */
+export interface LoadedEventPeople {
+  all: Map<string, RollupPerson>;
+  totals: CallTotals;
 }
 
 /** A person's current answer in an event, presented, or null. */

@@ -15,10 +15,9 @@ import { transact } from './transact.ts';
 /** How far ahead of the server's clock a device's clock may be before its answer time is refused. */
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
 
-/** The recorded answer, whether it was already recorded under the same client-made id, and whether it is current. */
+/** The recorded answer (a new one, or the one already recorded under the same client-made id). */
 export interface RecordedAnswer {
   answer: CallAnswerRow;
-  replayed: boolean;
   /** Whether it is the person's current answer now. */
   current: boolean;
 }
@@ -185,7 +184,7 @@ async function recordAnswer(
       client: null,
     });
   }
-  return { answer: row, replayed: false, current: becomesCurrent };
+  return { answer: row, current: becomesCurrent };
 }
 
 async function findByClientId(
@@ -215,7 +214,7 @@ async function replay(
     );
   }
   const current = await currentAnswerId(db, earlier.event_id, personId);
-  return { answer: earlier, replayed: true, current: current === earlier.id };
+  return { answer: earlier, current: current === earlier.id };
 }
 
 /** The time an answer was made: the device's (for answers queued offline), within the event's life. */

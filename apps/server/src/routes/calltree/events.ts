@@ -21,7 +21,6 @@ import {
   pendingEventsFor,
   rollupScope,
 } from '../../calltree/eventStore.ts';
-import { totalsOf } from '../../calltree/rollup.ts';
 import { loadTree } from '../../calltree/treeStore.ts';
 import { callEventCloser } from '../../commands/callEventCloser.ts';
 import { callEventStarter } from '../../commands/callEventStarter.ts';
@@ -150,7 +149,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const summary = presentEventSummary(
           event,
           tree?.name ?? '',
-          totalsOf([...rollup.all.values()]).totals,
+          rollup.eventTotals,
           access.target?.status ?? null,
           eventAbilities(access, event),
         );
