@@ -24,10 +24,21 @@
  *     [--watchers=50] [--rate=200] [--seconds=50] [--reference=10] [--postgres] [--sockets-only]
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import type WebSocket from 'ws';
 import { REFRESH_GAP_MS } from '../apps/web/src/realtime/coalescedRefresh.ts';
 import type { CrisisOptions, CrisisReady } from './crisis-server.ts';
-import { clock, connectAllRealtime, line, ms, numberArg, sleep, summary } from './measure.ts';
+import {
+  clock,
+  connectAllRealtime,
+  cpuSecondsOfAll,
+  line,
+  ms,
+  numberArg,
+  processCpuSeconds,
+  sleep,
+  summary,
+} from './measure.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => numberArg(args, name, fallback);
@@ -195,6 +206,13 @@ await sleep(1000);
 phase = 'storm';
 const latencies: number[] = [];
 const failures: string[] = [];
+/** CPU seconds of the server, PostgreSQL's processes and this client, read when the storm begins and when it has drained. */
+const cpuNow = () => ({
+  server: processCpuSeconds(child.pid!),
+  postgres: POSTGRES ? cpuSecondsOfAll('postgres') : 0,
+  client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+});
+const cpuFrom = cpuNow();
 const stormFrom = clock();
 const probing = probeFor(SECONDS);
 const sends: Promise<void>[] = [];
@@ -239,6 +257,8 @@ const expectedReflections = () => ackedAt.size * WATCHERS;
 const receivedReflections = () => [...reflectedAt.values()].reduce((sum, t) => sum + t.length, 0);
 while (clock() < deadline && receivedReflections() < expectedReflections()) await sleep(50);
 while (clock() < deadline && screens.some((s) => s.busy)) await sleep(50);
+const cpuTo = cpuNow();
+const stormSeconds = (clock() - stormFrom) / 1000;
 await sleep(1000);
 
 const reflections: number[] = [];
@@ -280,6 +300,16 @@ console.log(
 );
 if (failures.length > 0) console.log(`  first failures: ${failures.slice(0, 3).join(' | ')}`);
 console.log(`answer latency (send to 200):            ${line(answers)}`);
+const cpuUsed = (key: keyof typeof cpuFrom) => cpuTo[key] - cpuFrom[key];
+const perAnswer = (key: keyof typeof cpuFrom) => ms((cpuUsed(key) * 1000) / Math.max(1, ackedAt.size));
+console.log(
+  `CPU from the storm's start until drained (${stormSeconds.toFixed(1)} s; ${availableParallelism()} cores: ${(availableParallelism() * stormSeconds).toFixed(0)} s): ` +
+    `server ${cpuUsed('server').toFixed(1)} s (${perAnswer('server')} an answer)` +
+    (POSTGRES
+      ? `, PostgreSQL ${cpuUsed('postgres').toFixed(1)} s (${perAnswer('postgres')} an answer)`
+      : '') +
+    `, this client ${cpuUsed('client').toFixed(1)} s`,
+);
 if (ROLLUPS) {
   console.log(
     `roll-up on screen (ack to a fetched roll-up with it): ${line(screen)}; ${notOnScreen} never shown; ` +

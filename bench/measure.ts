@@ -1,7 +1,8 @@
 /**
  * What the benchmarks that drive a forked server over HTTP and WebSockets share: one clock, the
- * percentiles they print, and a realtime socket signed in with the app's hello.
+ * percentiles they print, a realtime socket signed in with the app's hello, and CPU time read from /proc.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
@@ -79,4 +80,34 @@ export async function connectAllRealtime(
     );
   }
   return sockets;
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user and system) a process has used, from /proc; 0 once it is gone. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at the state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used by every process named `name` on this machine (say, PostgreSQL's server processes). */
+export function cpuSecondsOfAll(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+    } catch {
+      continue;
+    }
+    total += processCpuSeconds(Number(entry));
+  }
+  return total;
 }

@@ -6,6 +6,7 @@ import { tokenSecret } from './auth/secrets.ts';
 import { CurrentTermsVersion } from './auth/termsGate.ts';
 import type { LoadedEventPeople } from './calltree/eventStore.ts';
 import { FreshLoads } from './calltree/freshLoads.ts';
+import { EventSnapshots } from './calltree/snapshots.ts';
 import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
 import { EventBus } from './events/bus.ts';
@@ -47,6 +48,8 @@ export interface AppContext {
   lifecycle: Lifecycle;
   /** Call-tree events' people as the roll-ups read them, loaded once for many readers (calltree/freshLoads.ts). */
   eventPeople: FreshLoads<LoadedEventPeople>;
+  /** Call-tree events' snapshots (who manages whom), read once per event (calltree/snapshots.ts). */
+  snapshots: EventSnapshots;
 }
 
 /** Builds the context of a server from its configuration and open database. */
@@ -78,5 +81,6 @@ export function createContext(config: Config, db: Db, version: string): AppConte
     }),
     lifecycle: new Lifecycle(),
     eventPeople: new FreshLoads(),
+    snapshots: new EventSnapshots(),
   };
 }

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
-import { type EventAccess, mayReadAnswersOf } from '../policies/calltree.ts';
+import { type EventAccess, mayReadAnswersOf, noSuchEvent } from '../policies/calltree.ts';
 import { presentAnswer } from '../presenters/calltree.ts';
 import { chainOf, loadEventPeople, type RollupPerson, totalsOf } from './rollup.ts';
 import { eventTotals } from './totals.ts';
@@ -12,8 +11,7 @@ import { eventTotals } from './totals.ts';
 /** Loads an event or answers 404. */
 export async function loadEvent(db: Kysely<Database>, eventId: string): Promise<CallEventRow> {
   const event = await db.selectFrom('call_events').selectAll().where('id', '=', eventId).executeTakeFirst();
-  if (!event)
-    throw new AppError('notFound', 'No such call-tree event, or it does not concern you. Check the link.');
+  if (!event) throw noSuchEvent();
   return event;
 }
 

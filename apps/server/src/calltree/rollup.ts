@@ -2,6 +2,7 @@ import type { CallBranch, CallPerson, CallStatus, CallTotals } from '@btalk/cont
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { chainIn } from './snapshots.ts';
 import { countInto, emptyTotals } from './totals.ts';
 import { peopleById } from './treeStore.ts';
 
@@ -84,18 +85,9 @@ export async function loadEventPeople(
   return people;
 }
 
-/**
- * A person and the managers above them among `people` (the event's snapshot), nearest first: the
- * in-memory twin of `snapshotChain` in policies/calltree.ts, for a roll-up that has every person loaded.
- */
+/** A person's chain among `people` (the event's whole snapshot, loaded): `chainIn` over the roll-up. */
 export function chainOf(people: Map<string, RollupPerson>, personId: string): string[] {
-  const chain: string[] = [];
-  let at = people.get(personId);
-  while (at && !chain.includes(at.id)) {
-    chain.push(at.id);
-    at = at.managerId ? people.get(at.managerId) : undefined;
-  }
-  return chain;
+  return chainIn((id) => people.get(id)?.managerId, personId);
 }
 
 /** Counts over people, by status and by option. */

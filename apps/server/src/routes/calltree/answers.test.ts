@@ -124,12 +124,20 @@ describeEachDatabase('call-tree answers API', (kind) => {
     expect((await person(event.id, org.c2.id)).answers).toHaveLength(1);
     const totals = (await req('GET', `/api/calltree/events/${event.id}`, admin.headers)).json().data.totals;
     expect(totals).toEqual({ total: 9, safe: 1, needHelp: 1, noAnswer: 7 });
+    // Once the event is closed, a retry still gets the answer it recorded; a new answer is refused.
+    expect((await req('POST', `/api/calltree/events/${event.id}/close`, admin.headers)).statusCode).toBe(200);
+    const afterClose = await answer(h.c1, event.id, { id, optionId: 'safe', note: 'At home' });
+    expect(afterClose.statusCode).toBe(200);
+    expect(afterClose.json().data.id).toBe(first.json().data.id);
+    expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(409);
   });
 
   it('keeps every change; a manager answers on behalf of a silent report; the person’s own later answer wins', async () => {
     const event = await newEvent();
     // a1 is two levels above c1 in the snapshot.
+    const behalfId = randomUUID();
     const behalf = await answer(h.a1, event.id, {
+      id: behalfId,
       optionId: 'need_help',
       personId: org.c1.id,
       reachedVia: 'phone',
@@ -168,6 +176,16 @@ describeEachDatabase('call-tree answers API', (kind) => {
       reachedVia: 'in_person',
     });
     expect(late.statusCode).toBe(409);
+    // A retry of the answer given on their behalf before is still answered as it was recorded.
+    const retried = await answer(h.a1, event.id, {
+      id: behalfId,
+      optionId: 'need_help',
+      personId: org.c1.id,
+      reachedVia: 'phone',
+      note: 'Called: trapped in the lift',
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().data).toMatchObject({ id: behalf.json().data.id, current: false });
 
     c1 = await person(event.id, org.c1.id);
     expect(c1.person).toMatchObject({ status: 'need_help', note: 'Feeling faint', onBehalf: false });

@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticate } from '../../auth/authenticate.ts';
 import { assertAcceptedTerms } from '../../auth/termsGate.ts';
-import { loadEvent, loadPersonHistory, rollupScope } from '../../calltree/eventStore.ts';
+import { loadPersonHistory, rollupScope } from '../../calltree/eventStore.ts';
 import { answerCallEvent } from '../../commands/callResponseRecorder.ts';
 import type { AppContext } from '../../context.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { authorize, eventAccess } from '../../policies/calltree.ts';
+import { authorize, loadEventWithAccess } from '../../policies/calltree.ts';
 import { presentAnswer, presentPersonHistory } from '../../presenters/calltree.ts';
 
 const EventParams = z.object({ eventId: z.string().min(1) });
@@ -59,8 +59,7 @@ export function callAnswerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const event = await loadEvent(db, request.params.eventId);
-        const access = await eventAccess(db, request.user, event);
+        const { event, access } = await loadEventWithAccess(db, request.user, request.params.eventId);
         authorize(request.user, 'view', { event, access });
         const { people } = await rollupScope(ctx, event, request.user, access, {});
         const person = people.find((p) => p.id === request.params.personId);

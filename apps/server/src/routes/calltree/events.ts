@@ -33,7 +33,7 @@ import { now } from '../../ids.ts';
 import {
   authorize,
   eventAbilities,
-  eventAccess,
+  loadEventWithAccess,
   treeAccess,
   visibleCallEvents,
 } from '../../policies/calltree.ts';
@@ -137,18 +137,20 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const event = await loadEvent(db, request.params.eventId);
-        const access = await eventAccess(db, request.user, event);
+        const { event, access, treeName } = await loadEventWithAccess(
+          db,
+          request.user,
+          request.params.eventId,
+        );
         authorize(request.user, 'view', { event, access });
-        const [rollup, tree, myAnswer] = await Promise.all([
+        const [rollup, myAnswer] = await Promise.all([
           rollupScope(ctx, event, request.user, access, request.query),
-          db.selectFrom('call_trees').select('name').where('id', '=', event.tree_id).executeTakeFirst(),
           currentAnswer(db, access.target?.answer_id ?? null),
         ]);
         // The event's totals from the same load as the roll-up, so the two always agree.
         const summary = presentEventSummary(
           event,
-          tree?.name ?? '',
+          treeName,
           rollup.eventTotals,
           access.target?.status ?? null,
           eventAbilities(access, event),
@@ -168,8 +170,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const event = await loadEvent(db, request.params.eventId);
-        const access = await eventAccess(db, request.user, event);
+        const { event, access } = await loadEventWithAccess(db, request.user, request.params.eventId);
         authorize(request.user, 'view', { event, access });
         const { counted } = await rollupScope(ctx, event, request.user, access, request.query);
         const { status, cursor, limit } = request.query;
@@ -189,8 +190,8 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await transact(ctx, async (trx) => {
-          const event = await loadEvent(trx, request.params.eventId);
-          authorize(request.user, 'close', { event, access: await eventAccess(trx, request.user, event) });
+          const { event, access } = await loadEventWithAccess(trx, request.user, request.params.eventId);
+          authorize(request.user, 'close', { event, access });
           await callEventCloser(trx, request.user, event);
         });
         const event = await loadEvent(db, request.params.eventId);
@@ -210,8 +211,8 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const sent = await transact(ctx, async (trx) => {
-          const event = await loadEvent(trx, request.params.eventId);
-          authorize(request.user, 'remind', { event, access: await eventAccess(trx, request.user, event) });
+          const { event, access } = await loadEventWithAccess(trx, request.user, request.params.eventId);
+          authorize(request.user, 'remind', { event, access });
           return callReminderSender(trx, request.user, event);
         });
         return ok(sent);
@@ -229,8 +230,7 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const event = await loadEvent(db, request.params.eventId);
-        const access = await eventAccess(db, request.user, event);
+        const { event, access } = await loadEventWithAccess(db, request.user, request.params.eventId);
         authorize(request.user, 'report', { event, access });
         const { people } = await rollupScope(ctx, event, request.user, access, {});
         return reply
@@ -250,8 +250,8 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const event = await loadEvent(db, request.params.eventId);
-        authorize(request.user, 'report', { event, access: await eventAccess(db, request.user, event) });
+        const { event, access } = await loadEventWithAccess(db, request.user, request.params.eventId);
+        authorize(request.user, 'report', { event, access });
         return ok(presentEventReport(event, await loadEventReportFacts(db, event), now()));
       },
     );
