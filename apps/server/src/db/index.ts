@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../config/index.ts';
 import { makePrivateFile, makePrivateFolder } from '../files/dataDir.ts';
 import { migrations } from './migrations/index.ts';
+import { PreparingClient } from './preparingClient.ts';
 import type { Database } from './schema.ts';
 import { createSqliteDialect } from './sqlite-dialect.ts';
 import { WriterActivity } from './sqlite-writer.ts';
@@ -65,6 +66,7 @@ export function openDatabase(options: OpenOptions): Db {
       connectionString: options.databaseUrl,
       max,
       types: pgTypes,
+      Client: PreparingClient,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
