@@ -373,9 +373,9 @@ export async function canSeeCallEvent(
   user: UserRow,
   eventId: string,
 ): Promise<boolean> {
-  const event = await db.selectFrom('call_events').selectAll().where('id', '=', eventId).executeTakeFirst();
-  if (!event) return false;
-  const access = await eventAccess(db, user, event);
+  const row = await eventAndAccessRow(db, user, eventId);
+  if (!row) return false;
+  const access = accessOf(user, row);
   return access.admin || access.eventManager || !!access.target;
 }
 
