@@ -207,11 +207,14 @@ phase = 'storm';
 const latencies: number[] = [];
 const failures: string[] = [];
 /** CPU seconds of the server, PostgreSQL's processes and this client, read when the storm begins and when it has drained. */
-const cpuNow = () => ({
-  server: processCpuSeconds(child.pid!),
-  postgres: POSTGRES ? cpuSecondsOfAll('postgres') : 0,
-  client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
-});
+const cpuNow = () => {
+  const own = process.cpuUsage();
+  return {
+    server: processCpuSeconds(child.pid!),
+    postgres: POSTGRES ? cpuSecondsOfAll('postgres') : 0,
+    client: (own.user + own.system) / 1e6,
+  };
+};
 const cpuFrom = cpuNow();
 const stormFrom = clock();
 const probing = probeFor(SECONDS);

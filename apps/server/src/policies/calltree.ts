@@ -159,6 +159,21 @@ async function eventAndAccessRow(db: Kysely<Database>, user: UserRow, eventId: s
 
 type EventAndAccessRow = NonNullable<Awaited<ReturnType<typeof eventAndAccessRow>>>;
 
+/** The row's columns that are not the event's own (`e.*`). */
+const NOT_EVENT_COLUMNS = new Set([
+  'tree_name',
+  'is_event_manager',
+  'has_reports',
+  ...TARGET_COLUMNS.map((c) => c.split(' as ')[1]!),
+]);
+
+/** The event's own columns of the row, whatever columns `call_events` has. */
+function eventOf(row: EventAndAccessRow): CallEventRow {
+  return Object.fromEntries(
+    Object.entries(row).filter(([column]) => !NOT_EVENT_COLUMNS.has(column)),
+  ) as unknown as CallEventRow;
+}
+
 function accessOf(user: UserRow, row: EventAndAccessRow): EventAccess {
   return {
     admin: user.role === 'admin',
@@ -204,23 +219,7 @@ export async function loadEventWithAccess(
 ): Promise<{ event: CallEventRow; access: EventAccess; treeName: string }> {
   const row = await eventAndAccessRow(db, user, eventId);
   if (!row) throw noSuchEvent();
-  const event: CallEventRow = {
-    id: row.id,
-    tree_id: row.tree_id,
-    branch_root_id: row.branch_root_id,
-    title: row.title,
-    message: row.message,
-    kind: row.kind,
-    options: row.options,
-    escalation_delay_seconds: row.escalation_delay_seconds,
-    status: row.status,
-    target_count: row.target_count,
-    started_by: row.started_by,
-    started_at: row.started_at,
-    closed_by: row.closed_by,
-    closed_at: row.closed_at,
-  };
-  return { event, access: accessOf(user, row), treeName: row.tree_name ?? '' };
+  return { event: eventOf(row), access: accessOf(user, row), treeName: row.tree_name ?? '' };
 }
 
 /** What the caller may do with an event. */
