@@ -482,10 +482,26 @@ export const CallBranch = z.object({
   managerId: z.string().nullable(),
   /** 0 at the top of the event. */
   depth: z.number().int(),
+  /** How many branches are directly under this one (read with `GET .../branches/:managerId`). */
+  subBranches: z.number().int(),
   /** Counts over the branch. */
   totals: CallTotals,
 });
 export type CallBranch = z.infer<typeof CallBranch>;
+
+/** Query of a branch's sub-branches: the roll-up's department filter. */
+export const CallBranchQuery = z.object({
+  /** Only people of this department in the counts. */
+  department: z.string().min(1).max(200).optional(),
+});
+export type CallBranchQuery = z.infer<typeof CallBranchQuery>;
+
+/** `GET /api/calltree/events/:eventId/branches/:managerId`: the branches directly under a branch, with their counts. */
+export const CallBranchList = z.object({
+  /** The sub-branches, by name. */
+  items: z.array(CallBranch),
+});
+export type CallBranchList = z.infer<typeof CallBranchList>;
 
 /** Filters of the roll-up and the people list. */
 export const CallRollupQuery = z.object({
@@ -522,7 +538,11 @@ export const CallEventDetail = CallEventSummary.extend({
   scopeTotals: CallTotals,
   /** Counts per option id over the same people. */
   byOption: z.record(z.string(), z.number().int()),
-  /** Each branch (a person with reports) with its counts. */
+  /**
+   * The top branches of the caller's scope (a person with reports) and the branches directly under
+   * them, with their counts; deeper ones are read on demand (`GET .../branches/:managerId`), so that
+   * a 10,000-person event does not send its thousand branches on every refresh.
+   */
   branches: z.array(CallBranch),
   /** The departments in scope, with how many people each. */
   departments: z.array(z.object({ name: z.string(), count: z.number().int() })),

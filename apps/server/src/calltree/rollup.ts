@@ -119,6 +119,11 @@ export function branchesOf(scope: RollupPerson[], counted: RollupPerson[]): Call
       at = manager && manager.depth < at.depth ? manager : undefined;
     }
   }
+  const subBranches = new Map<string, number>();
+  for (const id of managers) {
+    const above = inScope.get(id)!.managerId;
+    if (above && managers.has(above)) subBranches.set(above, (subBranches.get(above) ?? 0) + 1);
+  }
   return [...managers]
     .map((id) => {
       const m = inScope.get(id)!;
@@ -127,10 +132,33 @@ export function branchesOf(scope: RollupPerson[], counted: RollupPerson[]): Call
         displayName: m.displayName,
         managerId: m.managerId,
         depth: m.depth,
+        subBranches: subBranches.get(id) ?? 0,
         totals: totals.get(id)!,
       };
     })
     .sort((a, b) => a.depth - b.depth || a.displayName.localeCompare(b.displayName));
+}
+
+/**
+ * Branches (as `branchesOf` orders them) by the branch directly above them: `null` holds the top of
+ * the scope, whose manager leads no branch in it.
+ */
+export function branchesByParent(branches: CallBranch[]): Map<string | null, CallBranch[]> {
+  const ids = new Set(branches.map((b) => b.id));
+  const byParent = new Map<string | null, CallBranch[]>();
+  for (const b of branches) {
+    const parent = b.managerId && ids.has(b.managerId) ? b.managerId : null;
+    const siblings = byParent.get(parent);
+    if (siblings) siblings.push(b);
+    else byParent.set(parent, [b]);
+  }
+  return byParent;
+}
+
+/** The top branches and the level directly under them: what a roll-up sends before anyone opens a branch. */
+export function topBranches(byParent: Map<string | null, CallBranch[]>): CallBranch[] {
+  const top = byParent.get(null) ?? [];
+  return [...top, ...top.flatMap((b) => byParent.get(b.id) ?? [])];
 }
 
 const RANK: Record<CallStatus, number> = { need_help: 0, no_answer: 1, safe: 2 };

@@ -1,5 +1,6 @@
 import type {
   CallAnswer,
+  CallBranch,
   CallEventAbilities,
   CallEventDetail,
   CallEventOption,
@@ -22,10 +23,12 @@ import type { EventReportFacts } from '../calltree/eventStore.ts';
 import { wholeTree } from '../calltree/hierarchy.ts';
 import {
   attentionOrder,
+  branchesByParent,
   branchesOf,
   pageInAttentionOrder,
   type RollupPerson,
   secondsToShare,
+  topBranches,
   totalsOf,
 } from '../calltree/rollup.ts';
 import { eventTotals } from '../calltree/totals.ts';
@@ -285,6 +288,14 @@ export async function presentEventSummaries(
   );
 }
 
+/** The caller's part of an event's people, as `rollupScope` reads it. */
+interface ScopedRollup {
+  scope: CallEventDetail['scope'];
+  people: RollupPerson[];
+  counted: RollupPerson[];
+  all: Map<string, RollupPerson>;
+}
+
 /** What an event's page shows of the roll-up of the caller's scope (all but the summary and my answer). */
 type RollupParts = Pick<
   CallEventDetail,
@@ -301,12 +312,7 @@ const eventScopeParts = new WeakMap<Map<string, RollupPerson>, Map<string, Rollu
 /** An event with the roll-up of the caller's scope: totals, branches, departments, the first people. */
 export function presentEventDetail(
   summary: CallEventSummary,
-  rollup: {
-    scope: CallEventDetail['scope'];
-    people: RollupPerson[];
-    counted: RollupPerson[];
-    all: Map<string, RollupPerson>;
-  },
+  rollup: ScopedRollup,
   filters: { status?: CallStatus | undefined; department?: string | undefined },
   myAnswer: CallAnswer | null,
 ): CallEventDetail {
@@ -320,18 +326,49 @@ export function presentEventDetail(
     const key = `${filters.status ?? ''}\u0000${filters.department ?? ''}`;
     parts = byFilters.get(key);
     if (!parts) {
-      parts = rollupParts(rollup, filters.status);
+      parts = rollupParts(rollup, filters);
       byFilters.set(key, parts);
     }
   } else {
-    parts = rollupParts(rollup, filters.status);
+    parts = rollupParts(rollup, filters);
   }
   return { ...summary, ...parts, myAnswer };
 }
 
+/** The branches of scope "event" by the load they were counted from, and by the department filter. */
+const eventScopeBranches = new WeakMap<
+  Map<string, RollupPerson>,
+  Map<string, Map<string | null, CallBranch[]>>
+>();
+
+/**
+ * Every branch of the caller's scope with its counts, by the branch directly above it (null: the top).
+ * The roll-up sends the top two levels; a branch opened on the screen reads its level from here
+ * (`GET /api/calltree/events/:eventId/branches/:managerId`), computed once per load for those who
+ * run the event, like the roll-up's parts.
+ */
+export function branchTree(
+  rollup: ScopedRollup,
+  department: string | undefined,
+): Map<string | null, CallBranch[]> {
+  const compute = () => branchesByParent(branchesOf(rollup.people, rollup.counted));
+  if (rollup.scope !== 'event') return compute();
+  let byDepartment = eventScopeBranches.get(rollup.all);
+  if (!byDepartment) {
+    byDepartment = new Map();
+    eventScopeBranches.set(rollup.all, byDepartment);
+  }
+  let tree = byDepartment.get(department ?? '');
+  if (!tree) {
+    tree = compute();
+    byDepartment.set(department ?? '', tree);
+  }
+  return tree;
+}
+
 function rollupParts(
-  rollup: { scope: CallEventDetail['scope']; people: RollupPerson[]; counted: RollupPerson[] },
-  status: CallStatus | undefined,
+  rollup: ScopedRollup,
+  { status, department }: { status?: CallStatus | undefined; department?: string | undefined },
 ): RollupParts {
   const { scope, people, counted } = rollup;
   const { totals, byOption } = totalsOf(counted);
@@ -343,7 +380,7 @@ function rollupParts(
     scope,
     scopeTotals: totals,
     byOption,
-    branches: branchesOf(people, counted),
+    branches: topBranches(branchTree(rollup, department)),
     departments: [...departments]
       .map(([name, count]) => ({ name, count }))
       .sort((a, b) => a.name.localeCompare(b.name)),

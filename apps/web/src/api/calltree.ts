@@ -2,6 +2,7 @@ import type {
   AddCallTreeMemberRequest,
   CallAnswer,
   CallAnswerRequest,
+  CallBranchList,
   CallEventDetail,
   CallEventPage,
   CallEventReport,
@@ -70,6 +71,9 @@ export function calltreeApi(client: ApiClient) {
     /** An event with the roll-up of my scope. */
     event: (eventId: string, filters: RollupFilters) =>
       client.get<CallEventDetail>(`/calltree/events/${e(eventId)}`, { ...filters }),
+    /** The branches directly under a branch of my scope (one opened on the roll-up). */
+    branches: (eventId: string, managerId: string, department: string | undefined) =>
+      client.get<CallBranchList>(`/calltree/events/${e(eventId)}/branches/${e(managerId)}`, { department }),
     /** The next page of an event's people. */
     people: (eventId: string, filters: RollupFilters, cursor: string) =>
       client.get<CallPeoplePage>(`/calltree/events/${e(eventId)}/people`, { ...filters, cursor }),

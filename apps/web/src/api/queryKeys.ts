@@ -68,6 +68,9 @@ export const callTreeKeys = {
   /** Further pages of one event's people with filters. */
   people: (eventId: string, filters: RollupFilters) =>
     ['calltree', 'event', eventId, 'people', filters.status ?? '', filters.department ?? ''] as const,
+  /** The sub-branches of one branch of an event, counted over a department (or everyone). */
+  branches: (eventId: string, managerId: string, department: string | undefined) =>
+    ['calltree', 'event', eventId, 'branches', managerId, department ?? ''] as const,
   /** One person's history in an event. */
   person: (eventId: string, personId: string) => ['calltree', 'event', eventId, 'person', personId] as const,
   /** One event's summary (time to 50/90/100 %). */

@@ -149,7 +149,14 @@ describeEachDatabase('call-tree events API', (kind) => {
     const branch = (id: string) => d.branches.find((b: { id: string }) => b.id === id);
     expect(branch(org.ceo.id).totals).toEqual({ total: 9, safe: 2, needHelp: 1, noAnswer: 6 });
     expect(branch(org.a2.id).totals).toEqual({ total: 3, safe: 1, needHelp: 1, noAnswer: 1 });
-    expect(branch(org.b1.id).totals).toEqual({ total: 3, safe: 1, needHelp: 0, noAnswer: 2 });
+    // The top and the level under it; deeper branches are read when opened (next test).
+    expect(d.branches.map((b: { id: string; subBranches: number }) => [b.id, b.subBranches])).toEqual([
+      [org.ceo.id, 2],
+      ...[
+        [org.a1.id, 1],
+        [org.a2.id, 1],
+      ].sort((a, b) => (branch(a[0] as string).displayName < branch(b[0] as string).displayName ? -1 : 1)),
+    ]);
     expect(d.departments).toEqual([
       { name: 'Executive', count: 1 },
       { name: 'Finance', count: 3 },
@@ -203,6 +210,50 @@ describeEachDatabase('call-tree events API', (kind) => {
     expect(await visibleCallEventIds(server.ctx.db.kysely, stranger.user)).not.toContain(event.id);
   });
 
+  it("opens a branch: the branches directly under it with their counts, within the caller's scope only", async () => {
+    const event = (await start(admin.headers, { kind: 'real' })).json().data;
+    expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(200);
+    expect((await answer(h.c3, event.id, { optionId: 'need_help' })).statusCode).toBe(200);
+    const branches = (headers: object, managerId: string, query = '') =>
+      req('GET', `/api/calltree/events/${event.id}/branches/${managerId}${query}`, headers);
+
+    const underA1 = await branches(admin.headers, org.a1.id);
+    expect(underA1.statusCode).toBe(200);
+    expect(underA1.json().data.items).toEqual([
+      {
+        id: org.b1.id,
+        displayName: org.b1.display_name,
+        managerId: org.a1.id,
+        depth: 2,
+        subBranches: 0,
+        totals: { total: 3, safe: 1, needHelp: 0, noAnswer: 2 },
+      },
+    ]);
+    // The department filter counts only its people; the branches stay.
+    const finance = (await branches(admin.headers, org.a2.id, '?department=Finance')).json().data.items;
+    expect(finance.map((b: { id: string; totals: object }) => [b.id, b.totals])).toEqual([
+      [org.b3.id, { total: 2, safe: 0, needHelp: 1, noAnswer: 1 }],
+    ]);
+    // Someone without reports has an empty list; the event's manager sees every branch.
+    expect((await branches(admin.headers, org.c1.id)).json().data.items).toEqual([]);
+    expect((await branches(h.a2, org.a1.id)).json().data.items.map((b: { id: string }) => b.id)).toEqual([
+      org.b1.id,
+    ]);
+
+    // A manager reads only their own part: B1 has no branch under them, A1 and A2 are outside it.
+    expect((await branches(h.b1, org.b1.id)).json().data.items).toEqual([]);
+    const outside = await branches(h.b1, org.a1.id);
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json().message).toBe('This branch is not in your part of the event.');
+    expect((await branches(h.c1, org.b1.id)).statusCode).toBe(404);
+
+    expect((await branches({}, org.a1.id)).statusCode).toBe(401);
+    expect((await branches(stranger.headers, org.a1.id)).statusCode).toBe(404);
+    expect((await branches(admin.headers, 'nobody')).statusCode).toBe(404);
+    const bad = await branches(admin.headers, org.a1.id, `?department=${'x'.repeat(201)}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0].field).toBe('query.department');
+  });
   it('lists running events and past ones with final numbers; pending ones for the banner', async () => {
     const event = (await start(h.a2, { title: 'Flood drill' })).json().data;
     const pending = (await req('GET', '/api/calltree/events/pending', h.c2)).json().data;

@@ -1,4 +1,6 @@
 import {
+  CallBranchList,
+  CallBranchQuery,
   CallEventDetail,
   CallEventPage,
   CallEventReport,
@@ -29,6 +31,7 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import { now } from '../../ids.ts';
 import {
   authorize,
@@ -38,6 +41,7 @@ import {
   visibleCallEvents,
 } from '../../policies/calltree.ts';
 import {
+  branchTree,
   presentEventCsv,
   presentEventDetail,
   presentEventReport,
@@ -48,6 +52,7 @@ import {
 
 const TreeParams = z.object({ treeId: z.string().min(1) });
 const EventParams = z.object({ eventId: z.string().min(1) });
+const BranchParams = z.object({ eventId: z.string().min(1), managerId: z.string().min(1) });
 
 /** Call-tree events: start, list, the live roll-up, close, remind non-responders, CSV report and summary. */
 export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -175,6 +180,31 @@ export function callEventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { counted } = await rollupScope(ctx, event, request.user, access, request.query);
         const { status, cursor, limit } = request.query;
         return ok(presentPeoplePage(counted, status, cursor, limit));
+      },
+    );
+
+    app.get(
+      '/calltree/events/:eventId/branches/:managerId',
+      {
+        schema: {
+          summary:
+            "The branches directly under a branch of the caller's scope, with their counts (a branch opened on the roll-up)",
+          params: BranchParams,
+          querystring: CallBranchQuery,
+          response: { 200: okEnvelope(CallBranchList) },
+        },
+      },
+      async (request) => {
+        const { event, access } = await loadEventWithAccess(db, request.user, request.params.eventId);
+        authorize(request.user, 'view', { event, access });
+        const rollup = await rollupScope(ctx, event, request.user, access, request.query);
+        const { managerId } = request.params;
+        const inScope =
+          rollup.scope === 'event'
+            ? rollup.all.has(managerId)
+            : rollup.people.some((p) => p.id === managerId);
+        if (!inScope) throw new AppError('notFound', 'This branch is not in your part of the event.');
+        return ok({ items: branchTree(rollup, request.query.department).get(managerId) ?? [] });
       },
     );
 

@@ -79,7 +79,7 @@ export default function CallTreeEvent() {
           <RollupTotals totals={event.scopeTotals} />
           {event.abilities.report && <AnswerTimes eventId={event.id} running={running} />}
           <RollupFilters filters={filters} departments={event.departments} onChange={setFilters} />
-          <BranchTree branches={event.branches} />
+          <BranchTree eventId={event.id} branches={event.branches} department={filters.department} />
           <PeopleList
             event={event}
             filters={filters}
