@@ -105,7 +105,7 @@ const onOther = (text: string, at: number) => {
 };
 /** A watcher's roll-up screen: fetches again on each change, one fetch at a time, as the web does. */
 class RollupScreen {
-  readonly fetches: Array<{ from: number; to: number }> = [];
+  readonly fetches: Array<{ from: number; to: number; bytes: number }> = [];
   failures = 0;
   #busy = false;
   #again = false;
@@ -129,8 +129,9 @@ class RollupScreen {
         const res = await fetch(`http://127.0.0.1:${ready.port}/api/calltree/events/${ready.eventId}`, {
           headers: { 'x-api-key': ready.apiKey, authorization: `Bearer ${this.token}` },
         });
-        await res.arrayBuffer();
-        if (res.ok) this.fetches.push({ from, to: clock() });
+        // The body as the page reads it (fetch decompresses what the server compressed).
+        const { byteLength } = await res.arrayBuffer();
+        if (res.ok) this.fetches.push({ from, to: clock(), bytes: byteLength });
         else this.failures += 1;
       } catch {
         this.failures += 1;
@@ -319,6 +320,11 @@ if (ROLLUPS) {
       `${rollupFetches} roll-up fetches (${(rollupFetches / (sendingMs / 1000)).toFixed(0)}/s while answers came), ${rollupFailures} failed`,
   );
   console.log(`roll-up fetch (request to its body):     ${line(fetchTimes)}`);
+  const bodies = screens.flatMap((s) => s.fetches.map((f) => f.bytes));
+  if (bodies.length > 0)
+    console.log(
+      `roll-up body (uncompressed):             mean ${(bodies.reduce((a, b) => a + b, 0) / bodies.length / 1024).toFixed(1)} KB`,
+    );
 }
 console.log(
   `roll-up reflection (ack to watcher):     ${line(reflection)}; ${beforeAck} before the ack, ` +

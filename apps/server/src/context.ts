@@ -5,7 +5,7 @@ import { Sealer } from './auth/seal.ts';
 import { tokenSecret } from './auth/secrets.ts';
 import { CurrentTermsVersion } from './auth/termsGate.ts';
 import type { LoadedEventPeople } from './calltree/eventStore.ts';
-import { FreshLoads } from './calltree/freshLoads.ts';
+import { FRESH_LOAD_GAP_MS, FRESH_LOAD_KEEP_MS, FreshLoads } from './calltree/freshLoads.ts';
 import { EventSnapshots } from './calltree/snapshots.ts';
 import type { Config } from './config/index.ts';
 import type { Db } from './db/index.ts';
@@ -80,7 +80,7 @@ export function createContext(config: Config, db: Db, version: string): AppConte
       scraped: config.metrics.token !== null || config.metrics.port !== null,
     }),
     lifecycle: new Lifecycle(),
-    eventPeople: new FreshLoads(),
+    eventPeople: new FreshLoads(FRESH_LOAD_GAP_MS, FRESH_LOAD_KEEP_MS),
     snapshots: new EventSnapshots(),
   };
 }

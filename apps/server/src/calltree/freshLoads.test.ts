@@ -98,4 +98,47 @@ describe('FreshLoads', () => {
     await Promise.all(readers);
     expect(went).toEqual([1, 2, 3]);
   });
+
+  it('hands each load the last value of its key, kept for a while after the last read, then forgotten', async () => {
+    const loads = new FreshLoads<number>(250, 10_000);
+    const given: Array<number | undefined> = [];
+    const load = async (previous: number | undefined) => {
+      given.push(previous);
+      return (previous ?? 0) + 1;
+    };
+    expect(await loads.get('e1', load)).toBe(1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await loads.get('e1', load)).toBe(2);
+    // Another key starts from nothing.
+    expect(await loads.get('e2', load)).toBe(1);
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(await loads.get('e1', load)).toBe(3);
+    // Nobody read e1 for longer than it is kept: the next load starts afresh.
+    await vi.advanceTimersByTimeAsync(10_500);
+    expect(await loads.get('e1', load)).toBe(1);
+    expect(given).toEqual([undefined, 1, undefined, 2, undefined]);
+  });
+
+  it('keeps the value of the load begun last when two overlap', async () => {
+    const loads = new FreshLoads<string>(250, 10_000);
+    const begun: Array<(value: string) => void> = [];
+    const given: Array<string | undefined> = [];
+    const load = (previous: string | undefined) => {
+      given.push(previous);
+      return new Promise<string>((resolve) => begun.push(resolve));
+    };
+    const slow = loads.get('e1', load);
+    await vi.advanceTimersByTimeAsync(300);
+    const quick = loads.get('e1', load);
+    expect(begun).toHaveLength(2);
+    begun[1]!('second');
+    expect(await quick).toBe('second');
+    begun[0]!('first');
+    expect(await slow).toBe('first');
+    await vi.advanceTimersByTimeAsync(300);
+    const next = loads.get('e1', load);
+    begun[2]!('third');
+    await next;
+    expect(given).toEqual([undefined, undefined, 'second']);
+  });
 });

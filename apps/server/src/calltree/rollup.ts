@@ -2,7 +2,6 @@ import type { CallBranch, CallPerson, CallStatus, CallTotals } from '@btalk/cont
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
-import { chainIn } from './snapshots.ts';
 import { countInto, emptyTotals } from './totals.ts';
 import { peopleById } from './treeStore.ts';
 
@@ -13,12 +12,43 @@ export interface RollupPerson extends CallPerson {
   onBehalfReachedVia: string | null;
 }
 
-/** Everyone an event targets, with their current answer, manager and phone (one query). */
+/** Everyone an event targets, with their current answer, manager and phone (two queries). */
 export async function loadEventPeople(
   db: Kysely<Database>,
   eventId: string,
 ): Promise<Map<string, RollupPerson>> {
-  const rows = await db
+  const loaded = await targetPeople(db, eventId);
+  const people = new Map(loaded.map((p) => [p.id, p]));
+  await fillNames(db, loaded, people);
+  return people;
+}
+
+/** How many people one query reads again at most (`reloadEventPeople`). */
+const RELOAD_CHUNK = 500;
+
+/**
+ * `previous` (an event's people as loaded before) with the people of `ids` read again: a new map,
+ * `previous` is left as it was (it may be in use). Their managers' names come from `previous`.
+ */
+export async function reloadEventPeople(
+  db: Kysely<Database>,
+  eventId: string,
+  previous: Map<string, RollupPerson>,
+  ids: string[],
+): Promise<Map<string, RollupPerson>> {
+  const changed: RollupPerson[] = [];
+  for (let i = 0; i < ids.length; i += RELOAD_CHUNK) {
+    changed.push(...(await targetPeople(db, eventId, ids.slice(i, i + RELOAD_CHUNK))));
+  }
+  const people = new Map(previous);
+  for (const p of changed) people.set(p.id, p);
+  await fillNames(db, changed, people);
+  return people;
+}
+
+/** The event's targets (all, or those of `ids`) as roll-up people, their managers' names not yet filled. */
+async function targetPeople(db: Kysely<Database>, eventId: string, ids?: string[]): Promise<RollupPerson[]> {
+  let query = db
     .selectFrom('call_event_targets as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('call_answers as a', 'a.id', 't.answer_id')
@@ -40,54 +70,57 @@ export async function loadEventPeople(
       'a.answered_by',
       'a.reached_via',
     ])
-    .where('t.event_id', '=', eventId)
-    .execute();
-  const people = new Map<string, RollupPerson>();
-  for (const r of rows) {
-    people.set(r.user_id, {
-      id: r.user_id,
-      displayName: r.display_name,
-      email: r.email,
-      department: r.department,
-      phone: r.phone,
-      managerId: r.manager_id,
-      managerName: null,
-      managerPhone: null,
-      status: r.status,
-      optionId: r.option_id,
-      note: r.note,
-      location: r.location,
-      answeredAt: r.answered_at,
-      answeredById: r.answered_by,
-      answeredByName: null,
-      onBehalf: r.on_behalf === 1,
-      onBehalfReachedVia: r.reached_via,
-      escalations: r.escalation_level,
-      depth: r.depth,
-    });
+    .where('t.event_id', '=', eventId);
+  if (ids) {
+    if (ids.length === 0) return [];
+    query = query.where('t.user_id', 'in', ids);
   }
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    id: r.user_id,
+    displayName: r.display_name,
+    email: r.email,
+    department: r.department,
+    phone: r.phone,
+    managerId: r.manager_id,
+    managerName: null,
+    managerPhone: null,
+    status: r.status,
+    optionId: r.option_id,
+    note: r.note,
+    location: r.location,
+    answeredAt: r.answered_at,
+    answeredById: r.answered_by,
+    answeredByName: null,
+    onBehalf: r.on_behalf === 1,
+    onBehalfReachedVia: r.reached_via,
+    escalations: r.escalation_level,
+    depth: r.depth,
+  }));
+}
+
+/** Fills in the names (and phone) of each person's manager and answerer, from `all` or the directory. */
+async function fillNames(
+  db: Kysely<Database>,
+  people: RollupPerson[],
+  all: Map<string, RollupPerson>,
+): Promise<void> {
   // Managers and answerers are in the snapshot; the top of a branch's own manager may not be.
   const missing = new Set<string>();
-  for (const p of people.values()) {
-    if (p.managerId && !people.has(p.managerId)) missing.add(p.managerId);
-    if (p.answeredById && !people.has(p.answeredById)) missing.add(p.answeredById);
+  for (const p of people) {
+    if (p.managerId && !all.has(p.managerId)) missing.add(p.managerId);
+    if (p.answeredById && !all.has(p.answeredById)) missing.add(p.answeredById);
   }
   const others = await peopleById(db, missing);
-  for (const p of people.values()) {
-    const manager = p.managerId ? (people.get(p.managerId) ?? others.get(p.managerId)) : undefined;
+  for (const p of people) {
+    const manager = p.managerId ? (all.get(p.managerId) ?? others.get(p.managerId)) : undefined;
     p.managerName = manager ? ('displayName' in manager ? manager.displayName : manager.display_name) : null;
     p.managerPhone = manager?.phone ?? null;
     if (p.answeredById) {
-      const by = people.get(p.answeredById) ?? others.get(p.answeredById);
+      const by = all.get(p.answeredById) ?? others.get(p.answeredById);
       p.answeredByName = by ? ('displayName' in by ? by.displayName : by.display_name) : null;
     }
   }
-  return people;
-}
-
-/** A person's chain among `people` (the event's whole snapshot, loaded): `chainIn` over the roll-up. */
-export function chainOf(people: Map<string, RollupPerson>, personId: string): string[] {
-  return chainIn((id) => people.get(id)?.managerId, personId);
 }
 
 /** Counts over people, by status and by option. */
