@@ -1,5 +1,5 @@
 import { type CallAnswerRequest, type CallEventOption, CallTreeEventName } from '@btalk/contracts';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { audit } from '../audit/audit.ts';
 import { currentAnswerId } from '../calltree/eventStore.ts';
 import type { AppContext } from '../context.ts';
@@ -91,7 +91,10 @@ export async function answerCallEvent(
     answered_at: boundedAnswerTime(input.answeredAt, event.started_at, recordedAt),
     recorded_at: recordedAt,
   };
-  const recorded = await transact(ctx, (trx) => recordAnswer(trx, row, chain));
+  const recorded =
+    !onBehalf && isPostgres(db)
+      ? await recordOwnAnswer(ctx, row, chain)
+      : await transact(ctx, (trx) => recordAnswer(trx, row, chain));
   return {
     event,
     recorded:
@@ -160,19 +163,7 @@ async function recordAnswer(
   await recordEvent(trx, {
     room: `callevent:${row.event_id}`,
     type: CallTreeEventName.answered,
-    payload: {
-      eventId: row.event_id,
-      personId: row.user_id,
-      answerId: row.id,
-      status: row.status,
-      optionId: row.option_id,
-      onBehalf,
-      answeredById: row.answered_by,
-      answeredAt,
-      current: becomesCurrent,
-      // Who may receive it live: those who run the event and this chain (policies/calltree.ts).
-      chain,
-    },
+    payload: { ...answeredPayload(row, chain), current: becomesCurrent },
     actorId: row.answered_by,
   });
   if (onBehalf) {
@@ -186,6 +177,42 @@ async function recordAnswer(
     });
   }
   return { answer: row, current: becomesCurrent };
+}
+
+/** The `callevent.answered` event's payload, but whether the answer became current. */
+function answeredPayload(row: CallAnswerRow, chain: string[]) {
+  return {
+    eventId: row.event_id,
+    personId: row.user_id,
+    answerId: row.id,
+    status: row.status,
+    optionId: row.option_id,
+    onBehalf: row.on_behalf === 1,
+    answeredById: row.answered_by,
+    answeredAt: row.answered_at,
+    // Who may receive it live: those who run the event and this chain (policies/calltree.ts).
+    chain,
+  };
+}
+
+/**
+ * PostgreSQL: `recordAnswer` for a person's own answer in one statement, its own transaction
+ * (`record_own_call_answer`, migration 20261128150000-record-call-answer-in-one-statement): one
+ * round trip instead of six. Undefined when a retry of the same answer was there first.
+ */
+async function recordOwnAnswer(
+  ctx: AppContext,
+  row: CallAnswerRow,
+  chain: string[],
+): Promise<RecordedAnswer | undefined> {
+  const { rows } = await sql<{ recorded: boolean; current: boolean }>`
+    select * from record_own_call_answer(${row.id}::text, ${row.client_id}::text, ${row.event_id}::text,
+      ${row.user_id}::text, ${row.option_id}::text, ${row.status}::text, ${row.note}::text,
+      ${row.location}::text, ${row.answered_at}::timestamptz, ${row.recorded_at}::timestamptz,
+      ${JSON.stringify(answeredPayload(row, chain))}::jsonb)`.execute(ctx.db.kysely);
+  ctx.bus.committed();
+  const result = rows[0]!;
+  return result.recorded ? { answer: row, current: result.current } : undefined;
 }
 
 async function findByClientId(

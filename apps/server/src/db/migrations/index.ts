@@ -26,6 +26,7 @@ import * as createAnnouncements from './20261127120000-create-announcements.ts';
 import * as indexCallEventTargetStatus from './20261127220000-index-call-event-target-status.ts';
 import * as sequenceEventsAtCommit from './20261128090000-sequence-events-at-commit.ts';
 import * as indexCallEventTargetManager from './20261128090100-index-call-event-target-manager.ts';
+import * as recordCallAnswerInOneStatement from './20261128150000-record-call-answer-in-one-statement.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '20261127220000-index-call-event-target-status': indexCallEventTargetStatus,
   '20261128090000-sequence-events-at-commit': sequenceEventsAtCommit,
   '20261128090100-index-call-event-target-manager': indexCallEventTargetManager,
+  '20261128150000-record-call-answer-in-one-statement': recordCallAnswerInOneStatement,
 };
