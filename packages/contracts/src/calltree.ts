@@ -546,7 +546,7 @@ export const CallEventDetail = CallEventSummary.extend({
   branches: z.array(CallBranch),
   /** The departments in scope, with how many people each. */
   departments: z.array(z.object({ name: z.string(), count: z.number().int() })),
-  /** First page of the people list (need help, then no answer, then safe), filters applied. */
+  /** First page of the people list (need help, then no answer, then safe; 50), filters applied. */
   people: CallPeoplePage,
   /** The caller's current answer, if targeted and answered. */
   myAnswer: CallAnswer.nullable(),

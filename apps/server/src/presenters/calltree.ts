@@ -384,9 +384,16 @@ function rollupParts(
     departments: [...departments]
       .map(([name, count]) => ({ name, count }))
       .sort((a, b) => a.name.localeCompare(b.name)),
-    people: presentPeoplePage(counted, status, undefined, 100),
+    people: presentPeoplePage(counted, status, undefined, ROLLUP_FIRST_PEOPLE),
   };
 }
+
+/**
+ * How many people the roll-up sends (need help first): several screens of the list, which reads the
+ * next pages as it is scrolled. The roll-up is sent again on every change a watcher's screen hears
+ * of; in the crisis minute 100 people were about 35 KB of each.
+ */
+export const ROLLUP_FIRST_PEOPLE = 50;
 
 /** A page of the roll-up's people (one status, or all) in attention order after `cursor`. */
 export function presentPeoplePage(

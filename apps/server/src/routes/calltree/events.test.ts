@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Papa from 'papaparse';
 import { beforeAll, expect, it } from 'vitest';
 import { canSeeCallEvent, visibleCallEventIds } from '../../policies/calltree.ts';
+import { ROLLUP_FIRST_PEOPLE } from '../../presenters/calltree.ts';
 import { buildOrg, headersFor, type Org } from '../../test/calltree.ts';
 import { describeEachDatabase } from '../../test/db.ts';
+import { buildUser } from '../../test/factories.ts';
 import { useTestServer } from '../../test/server.ts';
 import { type SignedIn, signedIn } from '../../test/session.ts';
 
@@ -208,6 +210,38 @@ describeEachDatabase('call-tree events API', (kind) => {
     expect(await canSeeCallEvent(server.ctx.db.kysely, stranger.user, event.id)).toBe(false);
     expect(await visibleCallEventIds(server.ctx.db.kysely, org.c1)).toContain(event.id);
     expect(await visibleCallEventIds(server.ctx.db.kysely, stranger.user)).not.toContain(event.id);
+  });
+
+  it('sends the first people with the roll-up, and the list goes on from its cursor', async () => {
+    const db = server.ctx.db.kysely;
+    const top = await buildUser(db, { display_name: 'Top of sixty' });
+    for (let i = 0; i < 59; i++) {
+      await buildUser(db, {
+        manager_subject: top.subject,
+        display_name: `Report ${String(i).padStart(2, '0')}`,
+      });
+    }
+    const tree = await req('POST', '/api/calltree/trees', admin.headers, {
+      name: 'Sixty',
+      rootUserId: top.id,
+    });
+    const event = (
+      await req('POST', `/api/calltree/trees/${tree.json().data.tree.id}/events`, admin.headers, {
+        title: 'Sixty people',
+        message: 'Answer here.',
+        kind: 'drill',
+      })
+    ).json().data;
+    const first = (await req('GET', `/api/calltree/events/${event.id}`, admin.headers)).json().data.people;
+    expect(first.items).toHaveLength(ROLLUP_FIRST_PEOPLE);
+    expect(first.nextCursor).not.toBeNull();
+    const rest = (
+      await req('GET', `/api/calltree/events/${event.id}/people?cursor=${first.nextCursor}`, admin.headers)
+    ).json().data;
+    expect(rest.nextCursor).toBeNull();
+    const ids = [...first.items, ...rest.items].map((p: { id: string }) => p.id);
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
   });
 
   it("opens a branch: the branches directly under it with their counts, within the caller's scope only", async () => {
