@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../db/index.ts';
-import { buildOrg, headersFor, type Org } from '../test/calltree.ts';
+import { headersFor, runningEvent as startRunningEvent } from '../test/calltree.ts';
 import { describeEachDatabase, TEST_DATABASE_URL } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
 import { type SignedIn, signedIn } from '../test/session.ts';
@@ -18,24 +18,7 @@ describeEachDatabase('call-tree escalation scheduler', (kind) => {
     admin = await signedIn(server, { role: 'admin' });
   });
 
-  /** A fresh organisation, a tree of it, and a running event with a 15-minute delay. */
-  async function runningEvent(): Promise<{ org: Org; eventId: string; startedAt: number }> {
-    const org = await buildOrg(server);
-    const tree = await server.request({
-      method: 'POST',
-      url: '/api/calltree/trees',
-      headers: admin.headers,
-      payload: { name: 'Escalation', rootUserId: org.ceo.id },
-    });
-    const event = await server.request({
-      method: 'POST',
-      url: `/api/calltree/trees/${tree.json().data.tree.id}/events`,
-      headers: admin.headers,
-      payload: { title: 'Gas leak', message: 'Leave building C.', kind: 'drill', escalationDelayMinutes: 15 },
-    });
-    const data = event.json().data;
-    return { org, eventId: data.id, startedAt: Date.parse(data.startedAt) };
-  }
+  const runningEvent = () => startRunningEvent(server, admin.headers);
 
   async function escalations(eventId: string) {
     return server.ctx.db.kysely

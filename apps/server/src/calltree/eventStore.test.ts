@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOrg, headersFor, type Org } from '../test/calltree.ts';
+import { headersFor, type Org, runningEvent as startRunningEvent } from '../test/calltree.ts';
 import { describeEachDatabase } from '../test/db.ts';
 import { useTestServer } from '../test/server.ts';
 import { type SignedIn, signedIn } from '../test/session.ts';
@@ -19,23 +19,7 @@ describeEachDatabase("an event's people brought up to date from its answers", (k
     admin = await signedIn(server, { role: 'admin' });
   });
 
-  async function runningEvent(): Promise<{ org: Org; eventId: string; startedAt: number }> {
-    const org = await buildOrg(server);
-    const tree = await server.request({
-      method: 'POST',
-      url: '/api/calltree/trees',
-      headers: admin.headers,
-      payload: { name: 'Patched loads', rootUserId: org.ceo.id },
-    });
-    const event = await server.request({
-      method: 'POST',
-      url: `/api/calltree/trees/${tree.json().data.tree.id}/events`,
-      headers: admin.headers,
-      payload: { title: 'Flood', message: 'Go upstairs.', kind: 'drill', escalationDelayMinutes: 15 },
-    });
-    const data = event.json().data;
-    return { org, eventId: data.id, startedAt: Date.parse(data.startedAt) };
-  }
+  const runningEvent = () => startRunningEvent(server, admin.headers, 'Flood');
 
   const answer = async (who: Org[keyof Org], eventId: string, body: object) => {
     const res = await server.request({

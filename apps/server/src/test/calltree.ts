@@ -45,3 +45,29 @@ export async function buildOrg(server: TestServer): Promise<Org> {
 export async function headersFor(server: TestServer, user: UserRow): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await sessionToken(server, user.id)}` };
 }
+
+/**
+ * A fresh organisation (`buildOrg`), a directory tree over it and a running drill on the whole tree
+ * that escalates after 15 minutes, started by `adminHeaders`.
+ */
+export async function runningEvent(
+  server: TestServer,
+  adminHeaders: { authorization: string },
+  title = 'Gas leak',
+): Promise<{ org: Org; eventId: string; startedAt: number }> {
+  const org = await buildOrg(server);
+  const tree = await server.request({
+    method: 'POST',
+    url: '/api/calltree/trees',
+    headers: adminHeaders,
+    payload: { name: title, rootUserId: org.ceo.id },
+  });
+  const event = await server.request({
+    method: 'POST',
+    url: `/api/calltree/trees/${tree.json().data.tree.id}/events`,
+    headers: adminHeaders,
+    payload: { title, message: 'Leave building C.', kind: 'drill', escalationDelayMinutes: 15 },
+  });
+  const data = event.json().data;
+  return { org, eventId: data.id, startedAt: Date.parse(data.startedAt) };
+}
