@@ -5,7 +5,7 @@ import type { Database } from '../db/index.ts';
 import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { type EventAccess, noSuchEvent } from '../policies/calltree.ts';
 import { presentAnswer } from '../presenters/calltree.ts';
-import { loadEventPeople, type RollupPerson, reloadEventPeople, totalsOf } from './rollup.ts';
+import { carryShape, loadEventPeople, type RollupPerson, reloadEventPeople, totalsOf } from './rollup.ts';
 import { eventTotals } from './totals.ts';
 
 /** Loads an event or answers 404. */
@@ -95,6 +95,7 @@ export async function loadEventPeopleSince(
         if (typeof personId === 'string') ids.add(personId);
       }
       const all = ids.size > 0 ? await reloadEventPeople(db, eventId, previous.all, [...ids]) : previous.all;
+      carryShape(previous.all, all);
       return {
         all,
         totals: all === previous.all ? previous.totals : totalsOf([...all.values()]).totals,

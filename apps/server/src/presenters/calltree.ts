@@ -23,11 +23,14 @@ import type { EventReportFacts } from '../calltree/eventStore.ts';
 import { wholeTree } from '../calltree/hierarchy.ts';
 import {
   attentionOrder,
+  attentionOrderFromShape,
   branchesByParent,
+  branchesFromShape,
   branchesOf,
   pageInAttentionOrder,
   type RollupPerson,
   secondsToShare,
+  shapeOf,
   topBranches,
   totalsOf,
 } from '../calltree/rollup.ts';
@@ -351,8 +354,8 @@ export function branchTree(
   rollup: ScopedRollup,
   department: string | undefined,
 ): Map<string | null, CallBranch[]> {
-  const compute = () => branchesByParent(branchesOf(rollup.people, rollup.counted));
-  if (rollup.scope !== 'event') return compute();
+  if (rollup.scope !== 'event') return branchesByParent(branchesOf(rollup.people, rollup.counted));
+  const compute = () => branchesByParent(branchesFromShape(shapeOf(rollup.all), rollup.counted));
   let byDepartment = eventScopeBranches.get(rollup.all);
   if (!byDepartment) {
     byDepartment = new Map();
@@ -384,8 +387,23 @@ function rollupParts(
     departments: [...departments]
       .map(([name, count]) => ({ name, count }))
       .sort((a, b) => a.name.localeCompare(b.name)),
-    people: presentPeoplePage(counted, status, undefined, ROLLUP_FIRST_PEOPLE),
+    people:
+      scope === 'event'
+        ? presentOrderedPage(
+            attentionOrderFromShape(
+              shapeOf(rollup.all),
+              rollup.all,
+              (p) => (!department || p.department === department) && (!status || p.status === status),
+            ),
+          )
+        : presentPeoplePage(counted, status, undefined, ROLLUP_FIRST_PEOPLE),
   };
+}
+
+/** The first page of people already in attention order. */
+function presentOrderedPage(ordered: RollupPerson[]): { items: CallPerson[]; nextCursor: string | null } {
+  const page = pageInAttentionOrder(ordered, undefined, ROLLUP_FIRST_PEOPLE);
+  return { items: page.items.map(presentCallPerson), nextCursor: page.nextCursor };
 }
 
 /**
