@@ -61,5 +61,7 @@ describe('the web app’s bundle', () => {
     const main = [...files.keys()].filter((name) => /^assets[/\\]index-.*\.js$/.test(name));
     expect(main).toHaveLength(1);
     expect([...files].filter(([, code]) => ZOD.test(code)).map(([name]) => name)).toEqual([]);
-  });
+    // A whole production build (with the service worker): about 20 s on CI's two cores while the
+    // browser tests run beside it. A hang guard, not a speed check.
+  }, 180_000);
 });
