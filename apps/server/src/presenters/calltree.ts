@@ -310,7 +310,28 @@ type RollupParts = Pick<
  * the filters: everyone who runs an event sees the same, so the watchers of a crisis share one
  * computation per load (calltree/freshLoads.ts) instead of one per request.
  */
-const eventScopeParts = new WeakMap<Map<string, RollupPerson>, Map<string, RollupParts>>();
+const eventScopeParts = perLoad<RollupParts>();
+
+/**
+ * A cache of values computed from one load of an event's people (`all`, never changed) and a key:
+ * forgotten with the load.
+ */
+function perLoad<V>(): (all: Map<string, RollupPerson>, key: string, compute: () => V) => V {
+  const byLoad = new WeakMap<Map<string, RollupPerson>, Map<string, V>>();
+  return (all, key, compute) => {
+    let byKey = byLoad.get(all);
+    if (!byKey) {
+      byKey = new Map();
+      byLoad.set(all, byKey);
+    }
+    let value = byKey.get(key);
+    if (value === undefined) {
+      value = compute();
+      byKey.set(key, value);
+    }
+    return value;
+  };
+}
 
 /** An event with the roll-up of the caller's scope: totals, branches, departments, the first people. */
 export function presentEventDetail(
@@ -319,30 +340,17 @@ export function presentEventDetail(
   filters: { status?: CallStatus | undefined; department?: string | undefined },
   myAnswer: CallAnswer | null,
 ): CallEventDetail {
-  let parts: RollupParts | undefined;
-  if (rollup.scope === 'event') {
-    let byFilters = eventScopeParts.get(rollup.all);
-    if (!byFilters) {
-      byFilters = new Map();
-      eventScopeParts.set(rollup.all, byFilters);
-    }
-    const key = `${filters.status ?? ''}\u0000${filters.department ?? ''}`;
-    parts = byFilters.get(key);
-    if (!parts) {
-      parts = rollupParts(rollup, filters);
-      byFilters.set(key, parts);
-    }
-  } else {
-    parts = rollupParts(rollup, filters);
-  }
+  const parts =
+    rollup.scope === 'event'
+      ? eventScopeParts(rollup.all, `${filters.status ?? ''}\u0000${filters.department ?? ''}`, () =>
+          rollupParts(rollup, filters),
+        )
+      : rollupParts(rollup, filters);
   return { ...summary, ...parts, myAnswer };
 }
 
 /** The branches of scope "event" by the load they were counted from, and by the department filter. */
-const eventScopeBranches = new WeakMap<
-  Map<string, RollupPerson>,
-  Map<string, Map<string | null, CallBranch[]>>
->();
+const eventScopeBranches = perLoad<Map<string | null, CallBranch[]>>();
 
 /**
  * Every branch of the caller's scope with its counts, by the branch directly above it (null: the top).
@@ -355,18 +363,9 @@ export function branchTree(
   department: string | undefined,
 ): Map<string | null, CallBranch[]> {
   if (rollup.scope !== 'event') return branchesByParent(branchesOf(rollup.people, rollup.counted));
-  const compute = () => branchesByParent(branchesFromShape(shapeOf(rollup.all), rollup.counted));
-  let byDepartment = eventScopeBranches.get(rollup.all);
-  if (!byDepartment) {
-    byDepartment = new Map();
-    eventScopeBranches.set(rollup.all, byDepartment);
-  }
-  let tree = byDepartment.get(department ?? '');
-  if (!tree) {
-    tree = compute();
-    byDepartment.set(department ?? '', tree);
-  }
-  return tree;
+  return eventScopeBranches(rollup.all, department ?? '', () =>
+    branchesByParent(branchesFromShape(shapeOf(rollup.all), rollup.counted)),
+  );
 }
 
 function rollupParts(
@@ -395,14 +394,20 @@ function rollupParts(
               rollup.all,
               (p) => (!department || p.department === department) && (!status || p.status === status),
             ),
+            undefined,
+            ROLLUP_FIRST_PEOPLE,
           )
         : presentPeoplePage(counted, status, undefined, ROLLUP_FIRST_PEOPLE),
   };
 }
 
-/** The first page of people already in attention order. */
-function presentOrderedPage(ordered: RollupPerson[]): { items: CallPerson[]; nextCursor: string | null } {
-  const page = pageInAttentionOrder(ordered, undefined, ROLLUP_FIRST_PEOPLE);
+/** A page of people already in attention order, after `cursor`. */
+function presentOrderedPage(
+  ordered: RollupPerson[],
+  cursor: string | undefined,
+  limit: number,
+): { items: CallPerson[]; nextCursor: string | null } {
+  const page = pageInAttentionOrder(ordered, cursor, limit);
   return { items: page.items.map(presentCallPerson), nextCursor: page.nextCursor };
 }
 
@@ -421,8 +426,7 @@ export function presentPeoplePage(
   limit: number,
 ): { items: CallPerson[]; nextCursor: string | null } {
   const listed = status ? counted.filter((p) => p.status === status) : counted;
-  const page = pageInAttentionOrder(attentionOrder(listed), cursor, limit);
-  return { items: page.items.map(presentCallPerson), nextCursor: page.nextCursor };
+  return presentOrderedPage(attentionOrder(listed), cursor, limit);
 }
 
 const STATUS_LABEL = { safe: 'Safe', need_help: 'Need help', no_answer: 'No answer' } as const;
