@@ -17,7 +17,7 @@ import { loadPeople, personFrom } from '../presenters/person.ts';
 import { presentCommentBases } from '../presenters/post.ts';
 import { indexDocument, removeDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
-import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
+import { insertMentions, resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
 import { keepRevision } from './revisions.ts';
 import { recordTopicEvent } from './topicEvents.ts';
 
@@ -85,7 +85,7 @@ export async function commentCreator(
     .returning('comment_count')
     .executeTakeFirstOrThrow();
   await trx.updateTable('topics').set({ last_activity_at: at }).where('id', '=', topic.id).execute();
-  await storeMentions(trx, comment.id, post.id, mentions);
+  await insertMentions(trx, comment.id, post.id, mentions);
   await ringBellsByDefault(trx, post.id, mentions, at);
   const ringing = await trx
     .selectFrom('post_bells')

@@ -1,7 +1,9 @@
+import type { Person } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { TopicRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
+import { presentPerson } from '../presenters/person.ts';
 
 /** `@[Name](user:<id>)`: how the composer writes a mention into the Markdown. */
 const MENTION = /@\[[^\]\n]{1,200}\]\(user:([A-Za-z0-9-]{1,64})\)/g;
@@ -21,15 +23,25 @@ export async function resolveMentions(
   body: string,
   explicit: string[],
 ): Promise<string[]> {
+  return (await resolveMentionedPeople(trx, topic, body, explicit)).map((p) => p.id);
+}
+
+/** `resolveMentions` with each person as others see them (a new post's event shows them). */
+export async function resolveMentionedPeople(
+  trx: Kysely<Database>,
+  topic: TopicRow,
+  body: string,
+  explicit: string[],
+): Promise<Person[]> {
   const ids = [...new Set([...mentionedIds(body), ...explicit])].slice(0, 50);
   if (ids.length === 0) return [];
   const people = await trx
     .selectFrom('users')
-    .select('id')
+    .select(['id', 'display_name', 'email', 'department'])
     .where('id', 'in', ids)
     .where('disabled', '=', 0)
     .execute();
-  const known = new Set(people.map((p) => p.id));
+  const known = new Map(people.map((p) => [p.id, presentPerson(p)]));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown)
     throw invalid('body.mentions', `no active person has the id ${unknown}: pick people from the directory`);
@@ -51,7 +63,7 @@ export async function resolveMentions(
       );
     }
   }
-  return ids;
+  return ids.map((id) => known.get(id)!);
 }
 
 /** Replaces the mentions of a post or comment; returns who is newly mentioned. */
@@ -68,13 +80,22 @@ export async function storeMentions(
     .execute();
   const had = new Set(before.map((m) => m.user_id));
   await trx.deleteFrom('mentions').where('target_id', '=', targetId).execute();
-  if (userIds.length > 0) {
-    await trx
-      .insertInto('mentions')
-      .values(userIds.map((user_id) => ({ target_id: targetId, post_id: postId, user_id })))
-      .execute();
-  }
+  await insertMentions(trx, targetId, postId, userIds);
   return userIds.filter((id) => !had.has(id));
+}
+
+/** Stores the mentions of a post or comment written in this transaction (it has none yet). */
+export async function insertMentions(
+  trx: Kysely<Database>,
+  targetId: string,
+  postId: string,
+  userIds: string[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await trx
+    .insertInto('mentions')
+    .values(userIds.map((user_id) => ({ target_id: targetId, post_id: postId, user_id })))
+    .execute();
 }
 
 /** Turns the bell on for people who have not chosen yet (an explicit bell-off stays off). */

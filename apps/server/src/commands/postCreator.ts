@@ -1,16 +1,18 @@
 import { randomInt } from 'node:crypto';
-import { type CreatePostRequest, EventName, topicRoom } from '@btalk/contracts';
+import { type CreatePostRequest, EventName, type Person, type PostBase, topicRoom } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import { recordEventsInChunks } from '../calltree/bulk.ts';
+import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
-import type { PostRow, TopicRow, UserRow } from '../db/schema.ts';
+import type { AttachmentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { planTopicNotices, writeTopicNotices } from '../notifications/topicNotices.ts';
-import { presentPostBases } from '../presenters/post.ts';
+import { presentAttachment } from '../presenters/attachment.ts';
+import { presentPerson } from '../presenters/person.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
-import { resolveMentions, ringBellsByDefault, storeMentions } from './mentions.ts';
+import { insertMentions, resolveMentionedPeople, ringBellsByDefault } from './mentions.ts';
 import { topicEvent } from './topicEvents.ts';
 
 /** The post a client-made id already made, after checking the retry asks for the same thing. */
@@ -20,8 +22,8 @@ async function earlierPost(trx: Kysely<Database>, actor: UserRow, clientId: stri
     .selectAll()
     .where('author_id', '=', actor.id)
     .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (existing) sameRequestOrConflict(existing.request_hash, hash, 'post');
+    .executeTakeFirstOrThrow();
+  sameRequestOrConflict(existing.request_hash, hash, 'post');
   return existing;
 }
 
@@ -35,6 +37,23 @@ async function numberPost(
   draft: PostRow,
   at: string,
 ): Promise<PostRow> {
+  if (isPostgres(trx)) {
+    // One round trip: the counter's update and the post's number in one statement.
+    const { number } = await trx
+      .with('counter', (db) =>
+        db
+          .updateTable('topics')
+          .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
+          .where('id', '=', topicId)
+          .returning('post_count'),
+      )
+      .updateTable('posts')
+      .set((eb) => ({ number: eb.selectFrom('counter').select('post_count') }))
+      .where('id', '=', draft.id)
+      .returning('number')
+      .executeTakeFirstOrThrow();
+    return { ...draft, number: Number(number) };
+  }
   const { post_count } = await trx
     .updateTable('topics')
     .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
@@ -47,9 +66,46 @@ async function numberPost(
 }
 
 /**
+ * A post written in this transaction as everyone sees it (`presentPostBases` of the same row reads
+ * the same): its author, its mentions by person id, its files in the order uploaded, no reactions,
+ * no comments and no acknowledgement request yet. Built from what the command holds, without
+ * reading the post back.
+ */
+function newPostBase(post: PostRow, author: UserRow, mentioned: Person[], files: AttachmentRow[]): PostBase {
+  return {
+    id: post.id,
+    clientId: post.client_id,
+    topicId: post.topic_id,
+    number: Number(post.number),
+    author: presentPerson(author),
+    body: post.body,
+    mentions: [...mentioned].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    attachments: [...files]
+      .sort((a, b) =>
+        a.created_at !== b.created_at ? (a.created_at < b.created_at ? -1 : 1) : a.id < b.id ? -1 : 1,
+      )
+      .map(presentAttachment),
+    reactions: [],
+    commentCount: Number(post.comment_count),
+    pinnedAt: post.pinned_at,
+    editedAt: post.edited_at,
+    deletedAt: post.deleted_at,
+    createdAt: post.created_at,
+    announcement: null,
+  };
+}
+
+/** What `postCreator` wrote: the post, and as everyone sees it (null when it was written earlier). */
+export interface CreatedPost {
+  post: PostRow;
+  base: PostBase | null;
+}
+
+/**
  * Writes a post: numbers it in its topic, takes in the author's uploaded files, stores mentions,
  * rings the bell of the author and the people mentioned, notifies (mentions, followers of the
- * topic), indexes it for search and records `post.created`. The same client-made id again answers the first post.
+ * topic), indexes it for search and records `post.created`. The same client-made id again answers
+ * the first post (its `base` null: it is read as any post is).
  */
 export async function postCreator(
   trx: Kysely<Database>,
@@ -57,42 +113,24 @@ export async function postCreator(
   topic: TopicRow,
   input: CreatePostRequest,
   maxFiles: number,
-): Promise<PostRow> {
+): Promise<CreatedPost> {
   const hash = requestHash({
     topicId: topic.id,
     body: input.body,
     mentions: [...input.mentions].sort(),
     attachmentIds: [...input.attachmentIds].sort(),
   });
-  const existing = await earlierPost(trx, actor, input.clientId, hash);
-  if (existing) return existing;
-
-  const mentions = await resolveMentions(trx, topic, input.body, input.mentions);
   const fileIds = [...new Set(input.attachmentIds)];
   if (fileIds.length > maxFiles)
     throw invalid('body.attachmentIds', `attach at most ${maxFiles} files to a post`);
-  if (fileIds.length > 0) {
-    const waiting = await trx
-      .selectFrom('attachments')
-      .select('id')
-      .where('id', 'in', fileIds)
-      .where('topic_id', '=', topic.id)
-      .where('uploader_id', '=', actor.id)
-      .where('post_id', 'is', null)
-      .execute();
-    if (waiting.length !== fileIds.length) {
-      throw invalid(
-        'body.attachmentIds',
-        'each id must be a file you uploaded to this topic and not yet posted',
-      );
-    }
-  }
 
   const at = now();
-  // The post gets its number last, just before its event is recorded: on PostgreSQL the topic's
-  // counter is a row lock held until commit, and taking it first made every writer to the topic wait
-  // for the whole of the previous writer's transaction. Until then the row carries a provisional
-  // number below zero, which no committed post ever has.
+  // The insert comes first and finds a retry by its client-made id (no read before it): a retry
+  // answers the first post even if what it names has changed since. The post gets its number last,
+  // just before its event is recorded: on PostgreSQL the topic's counter is a row lock held until
+  // commit, and taking it first made every writer to the topic wait for the whole of the previous
+  // writer's transaction. Until then the row carries a provisional number below zero, which no
+  // committed post ever has.
   const draft = await trx
     .insertInto('posts')
     .values({
@@ -112,21 +150,33 @@ export async function postCreator(
       created_at: at,
       updated_at: at,
     })
+    .onConflict((oc) => oc.columns(['author_id', 'client_id']).doNothing())
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!draft) return { post: await earlierPost(trx, actor, input.clientId, hash), base: null };
+
+  const mentioned = await resolveMentionedPeople(trx, topic, input.body, input.mentions);
+  const mentions = mentioned.map((p) => p.id);
+  let files: AttachmentRow[] = [];
   if (fileIds.length > 0) {
-    // Still not in a post: the clean-up of unposted uploads may have removed one since the check.
-    const taken = await trx
+    // Each a file the author uploaded to this topic and not yet in a post; taken in one statement.
+    files = await trx
       .updateTable('attachments')
       .set({ post_id: draft.id })
       .where('id', 'in', fileIds)
+      .where('topic_id', '=', topic.id)
+      .where('uploader_id', '=', actor.id)
       .where('post_id', 'is', null)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== fileIds.length) {
-      throw invalid('body.attachmentIds', 'a file was removed before it was posted: upload it again');
+      .returningAll()
+      .execute();
+    if (files.length !== fileIds.length) {
+      throw invalid(
+        'body.attachmentIds',
+        'each id must be a file you uploaded to this topic and not yet posted',
+      );
     }
   }
-  await storeMentions(trx, draft.id, draft.id, mentions);
+  await insertMentions(trx, draft.id, draft.id, mentions);
   await ringBellsByDefault(trx, draft.id, [actor.id, ...mentions], at);
   // Posts with files and no text are indexed too: the "has file" filter finds them.
   await indexDocument(trx, {
@@ -139,26 +189,22 @@ export async function postCreator(
     body: input.body,
     createdAt: at,
   });
-  // The reads first: who is told, and the post as its event shows it (its number filled in below).
+  // The reads first: who is told (the post as its event shows it is known without reading it).
   const notices = await planTopicNotices(trx, topic, {
     type: 'post.created',
     authorId: actor.id,
     visibility: topic.visibility,
     mentioned: mentions,
   });
-  const [draftBase] = await presentPostBases(trx, [draft]);
   // Then what other writers wait for, as the transaction's last statements: the topic's counter (on
   // PostgreSQL a row lock held until commit), the notifications that carry the number, and every
   // event of the post in one insert (the event log's lock, also held until commit).
   const post = await numberPost(trx, topic.id, draft, at);
+  const base = newPostBase(post, actor, mentioned, files);
   const noticeEvents = await writeTopicNotices(trx, notices, actor, topic, { post, text: input.body }, at);
   await recordEventsInChunks(trx, [
     ...noticeEvents,
-    topicEvent(
-      topicRoom(topic.id),
-      { type: EventName.postCreated, payload: { post: { ...draftBase!, number: Number(post.number) } } },
-      actor.id,
-    ),
+    topicEvent(topicRoom(topic.id), { type: EventName.postCreated, payload: { post: base } }, actor.id),
   ]);
-  return post;
+  return { post, base };
 }

@@ -133,7 +133,7 @@ export async function seedDevelopmentTopics(ctx: AppContext, people: UserRow[]):
         .where('id', '=', topicId)
         .executeTakeFirstOrThrow();
       for (const [n, item] of seed.posts.entries()) {
-        const post = await postCreator(
+        const { post } = await postCreator(
           trx,
           who(item.by),
           topic,

@@ -186,12 +186,28 @@ export async function presentPosts(
       .execute(),
   ]);
   const ringing = new Set(bells.filter((b) => Number(b.ringing) === 1).map((b) => b.post_id));
-  return bases.map((base, i) => ({
+  return bases.map((base, i) =>
+    postAsSeenBy(viewer, access, rows[i]!, base, {
+      ringing: ringing.has(base.id),
+      acknowledgedAt: announcements.acknowledged.get(base.id) ?? null,
+    }),
+  );
+}
+
+/** A post as the viewer sees it, from the post as everyone sees it and the viewer's own state of it. */
+export function postAsSeenBy(
+  viewer: Viewer,
+  access: TopicAccess,
+  row: PostRow,
+  base: PostBase,
+  own: { ringing: boolean; acknowledgedAt: string | null },
+): Post {
+  return {
     ...base,
-    bell: ringing.has(base.id) ? 'ring' : 'off',
-    acknowledgedAt: announcements.acknowledged.get(base.id) ?? null,
-    abilities: postAbilities(viewer, access, rows[i]!),
-  }));
+    bell: own.ringing ? 'ring' : 'off',
+    acknowledgedAt: own.acknowledgedAt,
+    abilities: postAbilities(viewer, access, row),
+  };
 }
 
 /** Comments as everyone sees them, in the order given. */

@@ -27,7 +27,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
 import { authorize, requireVisiblePost } from '../../policies/post.ts';
 import { authorize as authorizeTopic, requireVisibleTopic, type TopicAccess } from '../../policies/topic.ts';
-import { presentPosts } from '../../presenters/post.ts';
+import { postAsSeenBy, presentPosts } from '../../presenters/post.ts';
 import { presentPostRevisions } from '../../presenters/postRevision.ts';
 
 /** Where a page of posts starts: which posts, relative to which number. */
@@ -217,16 +217,26 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { user } = request;
-        const post = await retryOnUniqueViolation(() =>
+        const { post, base, access } = await retryOnUniqueViolation(() =>
           transact(ctx, async (trx) => {
             const access = await requireVisibleTopic(trx, user, request.params.topicId);
             authorizeTopic(user, 'post', access);
-            return postCreator(trx, user, access.topic, request.body, ctx.config.uploads.maxFiles);
+            const created = await postCreator(
+              trx,
+              user,
+              access.topic,
+              request.body,
+              ctx.config.uploads.maxFiles,
+            );
+            return { ...created, access };
           }),
         );
         if (post.topic_id !== request.params.topicId) {
           throw new AppError('conflict', 'This clientId was already used for a post in another topic.');
         }
+        // A new post is answered as written (its author's bell rings, nothing acknowledged yet); a
+        // retry's post is read again, as it may have changed since.
+        if (base) return ok(postAsSeenBy(user, access, post, base, { ringing: true, acknowledgedAt: null }));
         return ok(await loadPostView(ctx.db.kysely, user, post.id));
       },
     );
