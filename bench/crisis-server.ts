@@ -83,6 +83,16 @@ for (const rows of [people, crisis, others, [probeAuthor!]]) await insertInChunk
 
 const app = await buildApp(ctx, { logger: false });
 running = app;
+// The answers' time inside the server (request read to response written), to tell the server's
+// share of an answer's latency from the clients' and the network's.
+const answerTimes: number[] = [];
+app.addHook('onResponse', (request, reply, done) => {
+  if (request.method === 'POST' && request.url.endsWith('/answers')) answerTimes.push(reply.elapsedTime);
+  done();
+});
+process.on('message', (message) => {
+  if (message === 'answer-times') process.send!({ answerTimes });
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const token = (id: string) => sessionToken({ ctx }, id);
 const rootHeaders = { 'x-api-key': config.apiKey, authorization: `Bearer ${await token(people[0]!.id)}` };
