@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import type { CallEventRow } from '../db/schema.ts';
 
 /**
  * A person and the managers above them in an event's snapshot, nearest first, from `managerOf`
@@ -32,6 +33,24 @@ const KEPT_EVENTS = 16;
  */
 export class EventSnapshots {
   readonly #kept = new Map<string, Promise<Map<string, string | null>>>();
+  readonly #running = new Map<string, CallEventRow>();
+
+  /**
+   * An event this instance has read while it was running (its options, start and snapshot never
+   * change): a person's own answer to it is written by a statement that checks the event is still
+   * running (PostgreSQL's `record_own_call_answer`), so it need not be read again first.
+   */
+  runningEvent(eventId: string): CallEventRow | undefined {
+    return this.#running.get(eventId);
+  }
+
+  /** Remembers an event read while running, or forgets it once it is seen closed. */
+  sawEvent(event: CallEventRow): void {
+    this.#running.delete(event.id);
+    if (event.status !== 'running') return;
+    this.#running.set(event.id, event);
+    if (this.#running.size > KEPT_EVENTS) this.#running.delete(this.#running.keys().next().value!);
+  }
 
   /** The person's chain in the event's snapshot (`chainIn`): empty when the event does not target them. */
   async chain(db: Kysely<Database>, eventId: string, personId: string): Promise<string[]> {

@@ -43,7 +43,21 @@ export async function answerCallEvent(
   input: CallAnswerRequest,
 ): Promise<{ event: CallEventRow; recorded: RecordedAnswer }> {
   const db = ctx.db.kysely;
+  // A person's own answer to an event seen running: no read of the event first, the statement that
+  // writes the answer checks it is still running (else the path below, which reads it).
+  const seen = actor.id === personId && isPostgres(db) ? ctx.snapshots.runningEvent(eventId) : undefined;
+  if (seen) {
+    const chain = await ctx.snapshots.chain(db, seen.id, personId);
+    // An answer refused here (a bad option) is refused below, in the order the checks run there.
+    const row = chain.length > 0 ? validAnswerRow(seen, actor, personId, input) : undefined;
+    if (row) {
+      const recorded = await recordOwnAnswer(ctx, row, chain);
+      if (recorded !== 'closed')
+        return { event: seen, recorded: await orRetried(db, recorded, seen, actor, personId, input) };
+    }
+  }
   const { event, access } = await loadEventWithAccess(db, actor, eventId);
+  ctx.snapshots.sawEvent(event);
   authorize(actor, 'view', { event, access });
   // The chain starts with the person: empty when the event does not target them.
   const chain = await ctx.snapshots.chain(db, event.id, personId);
@@ -54,15 +68,52 @@ export async function answerCallEvent(
     );
   }
   authorizeAnswerFor(actor.id, personId, chain);
-  if (event.status !== 'running') {
-    // A retry of an answer recorded before the event closed is answered as recorded.
-    const earlier = await findByClientId(db, event.id, input.id);
-    if (earlier) return { event, recorded: await replay(db, earlier, actor, personId) };
-    throw new AppError(
-      'conflict',
-      'This event is closed; answers are frozen. Contact your manager directly.',
-    );
-  }
+  if (event.status !== 'running')
+    return { event, recorded: await toClosed(db, event, actor, personId, input) };
+  const row = answerRow(event, actor, personId, input);
+  const onBehalf = row.on_behalf === 1;
+  const recorded =
+    !onBehalf && isPostgres(db)
+      ? await recordOwnAnswer(ctx, row, chain)
+      : await transact(ctx, (trx) => recordAnswer(trx, row, chain));
+  // Closed since it was read: answered as a closed event is.
+  if (recorded === 'closed') return { event, recorded: await toClosed(db, event, actor, personId, input) };
+  return { event, recorded: await orRetried(db, recorded, event, actor, personId, input) };
+}
+
+/** An answer to a closed event: a retry of one recorded before it closed is answered as recorded, else 409. */
+async function toClosed(
+  db: Kysely<Database>,
+  event: CallEventRow,
+  actor: UserRow,
+  personId: string,
+  input: CallAnswerRequest,
+): Promise<RecordedAnswer> {
+  const earlier = await findByClientId(db, event.id, input.id);
+  if (earlier) return replay(db, earlier, actor, personId);
+  throw new AppError('conflict', 'This event is closed; answers are frozen. Contact your manager directly.');
+}
+
+/** The answer just recorded, or (undefined) the one a retry with the same client-made id recorded first. */
+async function orRetried(
+  db: Kysely<Database>,
+  recorded: RecordedAnswer | undefined,
+  event: CallEventRow,
+  actor: UserRow,
+  personId: string,
+  input: CallAnswerRequest,
+): Promise<RecordedAnswer> {
+  if (recorded) return recorded;
+  return replay(db, (await findByClientId(db, event.id, input.id))!, actor, personId);
+}
+
+/** The answer `input` makes, checked against the event's options; refuses a bad one (400). */
+function answerRow(
+  event: CallEventRow,
+  actor: UserRow,
+  personId: string,
+  input: CallAnswerRequest,
+): CallAnswerRow {
   const options = JSON.parse(event.options) as CallEventOption[];
   const option = options.find((o) => o.id === input.optionId);
   if (!option) {
@@ -91,15 +142,22 @@ export async function answerCallEvent(
     answered_at: boundedAnswerTime(input.answeredAt, event.started_at, recordedAt),
     recorded_at: recordedAt,
   };
-  const recorded =
-    !onBehalf && isPostgres(db)
-      ? await recordOwnAnswer(ctx, row, chain)
-      : await transact(ctx, (trx) => recordAnswer(trx, row, chain));
-  return {
-    event,
-    recorded:
-      recorded ?? (await replay(db, (await findByClientId(db, event.id, input.id))!, actor, personId)),
-  };
+  return row;
+}
+
+/** `answerRow`, or undefined when it would be refused. */
+function validAnswerRow(
+  event: CallEventRow,
+  actor: UserRow,
+  personId: string,
+  input: CallAnswerRequest,
+): CallAnswerRow | undefined {
+  try {
+    return answerRow(event, actor, personId, input);
+  } catch (error) {
+    if (error instanceof AppError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -204,14 +262,15 @@ async function recordOwnAnswer(
   ctx: AppContext,
   row: CallAnswerRow,
   chain: string[],
-): Promise<RecordedAnswer | undefined> {
-  const { rows } = await sql<{ recorded: boolean; current: boolean }>`
+): Promise<RecordedAnswer | undefined | 'closed'> {
+  const { rows } = await sql<{ recorded: boolean; current: boolean; running: boolean }>`
     select * from record_own_call_answer(${row.id}::text, ${row.client_id}::text, ${row.event_id}::text,
       ${row.user_id}::text, ${row.option_id}::text, ${row.status}::text, ${row.note}::text,
       ${row.location}::text, ${row.answered_at}::timestamptz, ${row.recorded_at}::timestamptz,
       ${JSON.stringify(answeredPayload(row, chain))}::jsonb)`.execute(ctx.db.kysely);
-  ctx.bus.committed();
   const result = rows[0]!;
+  if (!result.running) return 'closed';
+  ctx.bus.committed();
   return result.recorded ? { answer: row, current: result.current } : undefined;
 }
 

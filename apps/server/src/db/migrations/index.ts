@@ -27,6 +27,7 @@ import * as indexCallEventTargetStatus from './20261127220000-index-call-event-t
 import * as sequenceEventsAtCommit from './20261128090000-sequence-events-at-commit.ts';
 import * as indexCallEventTargetManager from './20261128090100-index-call-event-target-manager.ts';
 import * as recordCallAnswerInOneStatement from './20261128150000-record-call-answer-in-one-statement.ts';
+import * as recordOwnAnswerWhileRunning from './20261204120000-record-own-answer-while-running.ts';
 
 /**
  * Every migration, by name. Append-only: a migration that has shipped is never edited; add a new
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '20261128090000-sequence-events-at-commit': sequenceEventsAtCommit,
   '20261128090100-index-call-event-target-manager': indexCallEventTargetManager,
   '20261128150000-record-call-answer-in-one-statement': recordCallAnswerInOneStatement,
+  '20261204120000-record-own-answer-while-running': recordOwnAnswerWhileRunning,
 };

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@btalk/contracts';
+import { AliasNode, SelectQueryNode, TableNode } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
+import { answerCallEvent } from '../../commands/callResponseRecorder.ts';
 import { buildOrg, headersFor, type Org } from '../../test/calltree.ts';
 import { describeEachDatabase } from '../../test/db.ts';
 import { useTestServer } from '../../test/server.ts';
@@ -130,6 +132,56 @@ describeEachDatabase('call-tree answers API', (kind) => {
     expect(afterClose.statusCode).toBe(200);
     expect(afterClose.json().data.id).toBe(first.json().data.id);
     expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(409);
+    // Closed is said before a bad option, as for an event read closed.
+    expect((await answer(h.c3, event.id, { optionId: 'nope' })).statusCode).toBe(409);
+  });
+
+  it('writes an own answer to an event seen running without reading the event again, and still sees it close', async () => {
+    const event = await newEvent();
+    expect((await answer(h.c1, event.id, { optionId: 'safe' })).statusCode).toBe(200);
+    const reads: string[] = [];
+    const { ctx } = server;
+    const watched = {
+      ...ctx,
+      db: {
+        ...ctx.db,
+        kysely: ctx.db.kysely.withPlugin({
+          transformQuery({ node }) {
+            if (SelectQueryNode.is(node)) {
+              for (const from of node.from?.froms ?? []) {
+                const table = AliasNode.is(from) ? from.node : from;
+                if (TableNode.is(table)) reads.push(table.table.identifier.name);
+              }
+            }
+            return node;
+          },
+          transformResult: async ({ result }) => result,
+        }),
+      },
+    };
+    const [c2] = [org.c2];
+    const own = await answerCallEvent(watched, c2, event.id, c2.id, {
+      id: randomUUID(),
+      optionId: 'need_help',
+    });
+    expect(own.recorded.current).toBe(true);
+    expect(own.event.id).toBe(event.id);
+    // On PostgreSQL the event is not read again (the answer's statement checks it is running);
+    // SQLite reads it first, as before.
+    expect(reads.includes('call_events')).toBe(kind === 'sqlite');
+    // A bad option is still refused, naming the field.
+    const bad = await answer(h.c2, event.id, { optionId: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('optionId');
+    // Closed elsewhere (no request of this instance saw it close): the answer is refused all the same.
+    await ctx.db.kysely
+      .updateTable('call_events')
+      .set({ status: 'closed' })
+      .where('id', '=', event.id)
+      .execute();
+    const late = await answer(h.c3, event.id, { optionId: 'safe' });
+    expect(late.statusCode).toBe(409);
+    expect((await person(event.id, org.c3.id)).answers).toHaveLength(0);
   });
 
   it('keeps every change; a manager answers on behalf of a silent report; the person’s own later answer wins', async () => {
