@@ -8,8 +8,8 @@ import type { AttachmentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts'
 import { invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
 import { planTopicNotices, writeTopicNotices } from '../notifications/topicNotices.ts';
-import { presentAttachment } from '../presenters/attachment.ts';
 import { presentPerson } from '../presenters/person.ts';
+import { postBase } from '../presenters/post.ts';
 import { indexDocument } from '../search/searchIndex.ts';
 import { requestHash, sameRequestOrConflict } from './idempotency.ts';
 import { insertMentions, resolveMentionedPeople, ringBellsByDefault } from './mentions.ts';
@@ -72,27 +72,15 @@ async function numberPost(
  * reading the post back.
  */
 function newPostBase(post: PostRow, author: UserRow, mentioned: Person[], files: AttachmentRow[]): PostBase {
-  return {
-    id: post.id,
-    clientId: post.client_id,
-    topicId: post.topic_id,
-    number: Number(post.number),
+  return postBase(post, {
     author: presentPerson(author),
-    body: post.body,
     mentions: [...mentioned].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-    attachments: [...files]
-      .sort((a, b) =>
-        a.created_at !== b.created_at ? (a.created_at < b.created_at ? -1 : 1) : a.id < b.id ? -1 : 1,
-      )
-      .map(presentAttachment),
+    attachments: [...files].sort((a, b) =>
+      a.created_at !== b.created_at ? (a.created_at < b.created_at ? -1 : 1) : a.id < b.id ? -1 : 1,
+    ),
     reactions: [],
-    commentCount: Number(post.comment_count),
-    pinnedAt: post.pinned_at,
-    editedAt: post.edited_at,
-    deletedAt: post.deleted_at,
-    createdAt: post.created_at,
     announcement: null,
-  };
+  });
 }
 
 /** What `postCreator` wrote: the post, and as everyone sees it (null when it was written earlier). */

@@ -1,7 +1,15 @@
-import type { Comment, CommentBase, Person, Post, PostBase, ReactionSummary } from '@btalk/contracts';
+import type {
+  Announcement,
+  Comment,
+  CommentBase,
+  Person,
+  Post,
+  PostBase,
+  ReactionSummary,
+} from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
-import type { CommentRow, PostRow } from '../db/schema.ts';
+import type { AttachmentRow, CommentRow, PostRow } from '../db/schema.ts';
 import { commentAbilities, postAbilities } from '../policies/post.ts';
 import type { TopicAccess, Viewer } from '../policies/topic.ts';
 import { loadPostAnnouncements, type PostAnnouncements } from './announcement.ts';
@@ -138,30 +146,51 @@ async function presentPostBasesFor(
     loadPostAnnouncements(db, ids, viewerId),
   ]);
   const files = groupBy(attachments, (a) => a.post_id ?? '');
-  const bases = rows.map((row): PostBase => {
-    const deleted = row.deleted_at !== null;
-    return {
-      id: row.id,
-      clientId: row.client_id,
-      topicId: row.topic_id,
-      number: Number(row.number),
+  const bases = rows.map((row) =>
+    postBase(row, {
       author: personFrom(extras.people, row.author_id),
-      body: deleted ? '' : row.body,
-      mentions: deleted
-        ? []
-        : (extras.mentions.get(row.id) ?? []).map((m) => personFrom(extras.people, m.user_id)),
-      attachments: deleted ? [] : (files.get(row.id) ?? []).map(presentAttachment),
-      reactions: deleted ? [] : summarise(extras.reactions.get(row.id) ?? [], extras.people),
-      commentCount: Number(row.comment_count),
-      pinnedAt: row.pinned_at,
-      editedAt: row.edited_at,
-      deletedAt: row.deleted_at,
-      createdAt: row.created_at,
-      // A deleted post asks nothing any more (its request goes with a hard delete only).
-      announcement: deleted ? null : (announcements.requests.get(row.id) ?? null),
-    };
-  });
+      mentions: (extras.mentions.get(row.id) ?? []).map((m) => personFrom(extras.people, m.user_id)),
+      attachments: files.get(row.id) ?? [],
+      reactions: summarise(extras.reactions.get(row.id) ?? [], extras.people),
+      announcement: announcements.requests.get(row.id) ?? null,
+    }),
+  );
   return { bases, announcements };
+}
+
+/**
+ * A post as everyone sees it, from its row and its parts (mentions by person id, files in the order
+ * uploaded, reactions in the order given): a deleted post shows none of them.
+ */
+export function postBase(
+  row: PostRow,
+  parts: {
+    author: Person;
+    mentions: Person[];
+    attachments: AttachmentRow[];
+    reactions: ReactionSummary[];
+    announcement: Announcement | null;
+  },
+): PostBase {
+  const deleted = row.deleted_at !== null;
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    topicId: row.topic_id,
+    number: Number(row.number),
+    author: parts.author,
+    body: deleted ? '' : row.body,
+    mentions: deleted ? [] : parts.mentions,
+    attachments: deleted ? [] : parts.attachments.map(presentAttachment),
+    reactions: deleted ? [] : parts.reactions,
+    commentCount: Number(row.comment_count),
+    pinnedAt: row.pinned_at,
+    editedAt: row.edited_at,
+    deletedAt: row.deleted_at,
+    createdAt: row.created_at,
+    // A deleted post asks nothing any more (its request goes with a hard delete only).
+    announcement: deleted ? null : parts.announcement,
+  };
 }
 
 /** Posts as the viewer sees them: with their bell, acknowledgement and abilities. */

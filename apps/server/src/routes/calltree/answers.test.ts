@@ -159,8 +159,7 @@ describeEachDatabase('call-tree answers API', (kind) => {
         }),
       },
     };
-    const [c2] = [org.c2];
-    const own = await answerCallEvent(watched, c2, event.id, c2.id, {
+    const own = await answerCallEvent(watched, org.c2, event.id, org.c2.id, {
       id: randomUUID(),
       optionId: 'need_help',
     });
