@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type CompiledQuery, createQueryId, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { type AccessClaims, AccessTokenError } from './accessTokens.ts';
@@ -36,52 +37,21 @@ export function authenticate(ctx: AppContext) {
   };
 }
 
-/** The person of a token with their session's state: the query every authenticated request makes. */
-function personAndSession(kysely: Kysely<Database>, userId: string, sessionId: string) {
-  return kysely
+/**
+ * The person of a token with their session's state: the query every authenticated request makes,
+ * built once (building it with Kysely on every request was about a tenth of an authenticated
+ * `GET /api/me`'s CPU, docs/benchmarks.md, issue 14 point 4).
+ */
+const personAndSession = reusable((kysely: Kysely<Database>, userId: string, sessionId: string) =>
+  kysely
     .selectFrom('users')
     .leftJoin('sessions', (join) =>
       join.onRef('sessions.user_id', '=', 'users.id').on('sessions.id', '=', sessionId),
     )
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.revoked_at as session_revoked_at'])
-    .where('users.id', '=', userId);
-}
-
-type PersonAndSessionRow = NonNullable<
-  Awaited<ReturnType<ReturnType<typeof personAndSession>['executeTakeFirst']>>
->;
-
-/** Stand-ins for the two values while the query is compiled once; replaced by each request's. */
-const USER_ID = Symbol('userId');
-const SESSION_ID = Symbol('sessionId');
-
-/**
- * `personAndSession` compiled once per database: building and compiling it with Kysely on every
- * request was about a tenth of an authenticated `GET /api/me`'s CPU (docs/benchmarks.md, issue 14
- * point 4). Keyed by the Kysely instance, so each app (and test server) has its own.
- */
-const compiledPersonAndSession = new WeakMap<Kysely<Database>, CompiledQuery<PersonAndSessionRow>>();
-
-function personAndSessionQuery(
-  kysely: Kysely<Database>,
-  userId: string,
-  sessionId: string,
-): CompiledQuery<PersonAndSessionRow> {
-  let compiled = compiledPersonAndSession.get(kysely);
-  if (!compiled) {
-    compiled = personAndSession(kysely, USER_ID as never, SESSION_ID as never).compile();
-    const stands = compiled.parameters.filter((p) => p === USER_ID || p === SESSION_ID).length;
-    if (stands !== 2)
-      throw new Error(`personAndSession: ${stands} of its 2 values found in the compiled query`);
-    compiledPersonAndSession.set(kysely, compiled);
-  }
-  return {
-    ...compiled,
-    queryId: createQueryId(),
-    parameters: compiled.parameters.map((p) => (p === USER_ID ? userId : p === SESSION_ID ? sessionId : p)),
-  };
-}
+    .where('users.id', '=', userId),
+);
 
 /**
  * Checks an access token and loads its person: the one rule for HTTP requests (`authenticate`) and
@@ -99,10 +69,7 @@ export async function personForAccessToken(
     if (error instanceof AccessTokenError) throw new AppError('unauthenticated', error.message);
     throw error;
   }
-  const { rows } = await ctx.db.kysely.executeQuery(
-    personAndSessionQuery(ctx.db.kysely, claims.sub, claims.sid),
-  );
-  const row = rows[0];
+  const [row] = await personAndSession(ctx.db.kysely, claims.sub, claims.sid);
   let user: UserRow | undefined;
   if (row) {
     const { session_id, session_revoked_at, ...rest } = row;

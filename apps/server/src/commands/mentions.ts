@@ -1,6 +1,7 @@
 import type { Person } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { TopicRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { presentPerson } from '../presenters/person.ts';
@@ -92,11 +93,14 @@ export async function insertMentions(
   userIds: string[],
 ): Promise<void> {
   if (userIds.length === 0) return;
-  await trx
-    .insertInto('mentions')
-    .values(userIds.map((user_id) => ({ target_id: targetId, post_id: postId, user_id })))
-    .execute();
+  await mentionRows(trx, targetId, postId, userIds);
 }
+
+const mentionRows = reusable((trx: Kysely<Database>, targetId: string, postId: string, userIds: string[]) =>
+  trx
+    .insertInto('mentions')
+    .values(userIds.map((user_id) => ({ target_id: targetId, post_id: postId, user_id }))),
+);
 
 /** Turns the bell on for people who have not chosen yet (an explicit bell-off stays off). */
 export async function ringBellsByDefault(
@@ -106,11 +110,12 @@ export async function ringBellsByDefault(
   at: string,
 ): Promise<void> {
   if (userIds.length === 0) return;
-  await trx
-    .insertInto('post_bells')
-    .values(
-      [...new Set(userIds)].map((user_id) => ({ post_id: postId, user_id, ringing: 1, updated_at: at })),
-    )
-    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
-    .execute();
+  await bellsOn(trx, postId, [...new Set(userIds)], at);
 }
+
+const bellsOn = reusable((trx: Kysely<Database>, postId: string, userIds: string[], at: string) =>
+  trx
+    .insertInto('post_bells')
+    .values(userIds.map((user_id) => ({ post_id: postId, user_id, ringing: 1, updated_at: at })))
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing()),
+);

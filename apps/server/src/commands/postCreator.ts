@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { recordEventsInChunks } from '../calltree/bulk.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { AttachmentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { newId, now } from '../ids.ts';
@@ -39,31 +40,44 @@ async function numberPost(
 ): Promise<PostRow> {
   if (isPostgres(trx)) {
     // One round trip: the counter's update and the post's number in one statement.
-    const { number } = await trx
-      .with('counter', (db) =>
-        db
-          .updateTable('topics')
-          .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
-          .where('id', '=', topicId)
-          .returning('post_count'),
-      )
-      .updateTable('posts')
-      .set((eb) => ({ number: eb.selectFrom('counter').select('post_count') }))
-      .where('id', '=', draft.id)
-      .returning('number')
-      .executeTakeFirstOrThrow();
-    return { ...draft, number: Number(number) };
+    const [numbered] = await counterAndNumber(trx, topicId, at, draft.id);
+    if (!numbered) throw new Error(`no topic ${topicId} to number a post in`);
+    return { ...draft, number: Number(numbered.number) };
   }
-  const { post_count } = await trx
+  const [counted] = await countPost(trx, topicId, at);
+  if (!counted) throw new Error(`no topic ${topicId} to number a post in`);
+  const number = Number(counted.post_count);
+  await setNumber(trx, number, draft.id);
+  return { ...draft, number };
+}
+
+/** PostgreSQL: the topic's counter and the post's number in one statement. */
+const counterAndNumber = reusable((trx: Kysely<Database>, topicId: string, at: string, postId: string) =>
+  trx
+    .with('counter', (db) =>
+      db
+        .updateTable('topics')
+        .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
+        .where('id', '=', topicId)
+        .returning('post_count'),
+    )
+    .updateTable('posts')
+    .set((eb) => ({ number: eb.selectFrom('counter').select('post_count') }))
+    .where('id', '=', postId)
+    .returning('number'),
+);
+
+const countPost = reusable((trx: Kysely<Database>, topicId: string, at: string) =>
+  trx
     .updateTable('topics')
     .set((eb) => ({ post_count: eb('post_count', '+', 1), last_activity_at: at }))
     .where('id', '=', topicId)
-    .returning('post_count')
-    .executeTakeFirstOrThrow();
-  const number = Number(post_count);
-  await trx.updateTable('posts').set({ number }).where('id', '=', draft.id).execute();
-  return { ...draft, number };
-}
+    .returning('post_count'),
+);
+
+const setNumber = reusable((trx: Kysely<Database>, number: number, postId: string) =>
+  trx.updateTable('posts').set({ number }).where('id', '=', postId),
+);
 
 /**
  * A post written in this transaction as everyone sees it (`presentPostBases` of the same row reads
@@ -88,6 +102,42 @@ export interface CreatedPost {
   post: PostRow;
   base: PostBase | null;
 }
+
+/** Inserts a new post with a provisional number; nothing (no row) when its client-made id was used. */
+const insertDraft = reusable(
+  (
+    trx: Kysely<Database>,
+    id: string,
+    topicId: string,
+    authorId: string,
+    clientId: string,
+    hash: string,
+    number: number,
+    body: string,
+    at: string,
+  ) =>
+    trx
+      .insertInto('posts')
+      .values({
+        id,
+        topic_id: topicId,
+        author_id: authorId,
+        client_id: clientId,
+        request_hash: hash,
+        number,
+        body,
+        comment_count: 0,
+        pinned_at: null,
+        pinned_by: null,
+        edited_at: null,
+        deleted_at: null,
+        deleted_by: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['author_id', 'client_id']).doNothing())
+      .returningAll(),
+);
 
 /**
  * Writes a post: numbers it in its topic, takes in the author's uploaded files, stores mentions,
@@ -119,28 +169,17 @@ export async function postCreator(
   // commit, and taking it first made every writer to the topic wait for the whole of the previous
   // writer's transaction. Until then the row carries a provisional number below zero, which no
   // committed post ever has.
-  const draft = await trx
-    .insertInto('posts')
-    .values({
-      id: newId(),
-      topic_id: topic.id,
-      author_id: actor.id,
-      client_id: input.clientId,
-      request_hash: hash,
-      number: -randomInt(1, 2 ** 31 - 1),
-      body: input.body,
-      comment_count: 0,
-      pinned_at: null,
-      pinned_by: null,
-      edited_at: null,
-      deleted_at: null,
-      deleted_by: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .onConflict((oc) => oc.columns(['author_id', 'client_id']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const [draft] = await insertDraft(
+    trx,
+    newId(),
+    topic.id,
+    actor.id,
+    input.clientId,
+    hash,
+    -randomInt(1, 2 ** 31 - 1),
+    input.body,
+    at,
+  );
   if (!draft) return { post: await earlierPost(trx, actor, input.clientId, hash), base: null };
 
   const mentioned = await resolveMentionedPeople(trx, topic, input.body, input.mentions);

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import { now } from '../ids.ts';
 
 /** One domain event to record. */
@@ -35,22 +36,38 @@ export interface DomainEventRecord {
  */
 export async function recordEvents(trx: Kysely<Database>, events: NewDomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const postgres = isPostgres(trx);
-  const createdAt = now();
-  await trx
-    .insertInto('events')
-    .values(
-      events.map((e) => ({
+  await insertEvents(
+    trx,
+    events.map((e) => e.room),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.payload)),
+    events.map((e) => e.actorId ?? null),
+    now(),
+  );
+}
+
+const insertEvents = reusable(
+  (
+    trx: Kysely<Database>,
+    rooms: string[],
+    types: string[],
+    payloads: string[],
+    actorIds: (string | null)[],
+    createdAt: string,
+  ) => {
+    const postgres = isPostgres(trx);
+    return trx.insertInto('events').values(
+      rooms.map((room, i) => ({
         ...(postgres ? { seq: sql<number>`-nextval('events_draft_seq')` } : {}),
-        room: e.room,
-        type: e.type,
-        payload: JSON.stringify(e.payload),
-        actor_id: e.actorId ?? null,
+        room,
+        type: types[i]!,
+        payload: payloads[i]!,
+        actor_id: actorIds[i]!,
         created_at: createdAt,
       })),
-    )
-    .execute();
-}
+    );
+  },
+);
 
 /** Records one domain event in the caller's transaction. */
 export function recordEvent(trx: Kysely<Database>, event: NewDomainEvent): Promise<void> {

@@ -1,6 +1,7 @@
 import { NotificationKind } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { CommentRow, PostRow, TopicRow, UserRow } from '../db/schema.ts';
 import type { NewDomainEvent } from '../events/eventLog.ts';
 import { directParticipantIds, visibilityOf } from '../policies/topic.ts';
@@ -24,6 +25,33 @@ export function excerptOf(markdown: string): string {
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
 }
 
+/** The members, the level choosers and the candidates of a topic, each with their account's state. */
+const audienceRows = reusable((trx: Kysely<Database>, topicId: string, candidates: string[]) => {
+  let people = trx
+    .selectFrom('topic_members')
+    .select(['user_id', sql<number>`1`.as('member'), sql<string | null>`null`.as('level')])
+    .where('topic_id', '=', topicId)
+    .unionAll(
+      trx
+        .selectFrom('topic_notification_levels')
+        .select(['user_id', sql<number>`0`.as('member'), 'level'])
+        .where('topic_id', '=', topicId),
+    );
+  for (let i = 0; i < candidates.length; i += 5000) {
+    const chunk = candidates.slice(i, i + 5000);
+    people = people.unionAll(
+      trx
+        .selectFrom('users')
+        .select(['id as user_id', sql<number>`0`.as('member'), sql<string | null>`null`.as('level')])
+        .where('id', 'in', chunk),
+    );
+  }
+  return trx
+    .selectFrom(people.as('p'))
+    .leftJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.user_id', 'p.member', 'p.level', 'u.disabled']);
+});
+
 /**
  * Loads everyone a topic change may concern: the given people, the topic's members, and people who
  * chose a level for it, with whether they may see it now. One query (it was three in turn): the
@@ -35,30 +63,7 @@ async function loadAudience(
   candidates: string[],
 ): Promise<Map<string, TopicAudienceMember>> {
   const unique = [...new Set(candidates)];
-  let people = trx
-    .selectFrom('topic_members')
-    .select(['user_id', sql<number>`1`.as('member'), sql<string | null>`null`.as('level')])
-    .where('topic_id', '=', topic.id)
-    .unionAll(
-      trx
-        .selectFrom('topic_notification_levels')
-        .select(['user_id', sql<number>`0`.as('member'), 'level'])
-        .where('topic_id', '=', topic.id),
-    );
-  for (let i = 0; i < unique.length; i += 5000) {
-    const chunk = unique.slice(i, i + 5000);
-    people = people.unionAll(
-      trx
-        .selectFrom('users')
-        .select(['id as user_id', sql<number>`0`.as('member'), sql<string | null>`null`.as('level')])
-        .where('id', 'in', chunk),
-    );
-  }
-  const rows = await trx
-    .selectFrom(people.as('p'))
-    .leftJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.user_id', 'p.member', 'p.level', 'u.disabled'])
-    .execute();
+  const rows = await audienceRows(trx, topic.id, unique);
   // Candidates first, in their order, then the members and level choosers as they come.
   const seen = new Map<string, { member: boolean; level: string | null; active: boolean }>();
   for (const userId of unique) seen.set(userId, { member: false, level: null, active: false });

@@ -1,6 +1,7 @@
 import type { TopicAbilities, TopicVisibility } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { TopicMemberRow, TopicRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -50,6 +51,17 @@ export function visibleTo(userId: string) {
     where vm.topic_id = topics.id and vm.user_id = ${userId}))`;
 }
 
+const topicAndMembership = reusable((db: Kysely<Database>, userId: string, topicId: string) =>
+  db
+    .selectFrom('topics')
+    .leftJoin('topic_members as m', (j) =>
+      j.onRef('m.topic_id', '=', 'topics.id').on('m.user_id', '=', userId),
+    )
+    .selectAll('topics')
+    .select(['m.role as member_role', 'm.added_by as member_added_by', 'm.created_at as member_since'])
+    .where('topics.id', '=', topicId),
+);
+
 /**
  * Loads a topic and the person's membership (one query: every page of a topic starts here); null
  * when it does not exist or the person may not see it.
@@ -59,15 +71,7 @@ export async function loadTopicAccess(
   viewer: Viewer,
   topicId: string,
 ): Promise<TopicAccess | null> {
-  const row = await db
-    .selectFrom('topics')
-    .leftJoin('topic_members as m', (j) =>
-      j.onRef('m.topic_id', '=', 'topics.id').on('m.user_id', '=', viewer.id),
-    )
-    .selectAll('topics')
-    .select(['m.role as member_role', 'm.added_by as member_added_by', 'm.created_at as member_since'])
-    .where('topics.id', '=', topicId)
-    .executeTakeFirst();
+  const [row] = await topicAndMembership(db, viewer.id, topicId);
   if (!row) return null;
   const { member_role, member_added_by, member_since, ...topic } = row;
   const membership: TopicMemberRow | null =

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import { type DomainEventRecord, toRecord } from '../events/eventLog.ts';
 import { now } from '../ids.ts';
 
@@ -9,15 +10,12 @@ export async function eventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<DomainEventRecord[]> {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
-  return rows.map(toRecord);
+  return (await allEventsAfter(db, afterSeq, limit)).map(toRecord);
 }
+
+const allEventsAfter = reusable((db: Kysely<Database>, afterSeq: number, limit: number) =>
+  db.selectFrom('events').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit),
+);
 
 /** Events in `rooms` with `afterSeq < seq <= uptoSeq`, oldest first, at most `limit`. */
 export async function eventsBetween(

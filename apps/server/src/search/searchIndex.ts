@@ -2,6 +2,7 @@ import type { SearchHighlight, SearchResult } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import { type CursorValues, decodeCursor, pageOf } from '../http/cursor.ts';
 import { visibleTo } from '../policies/topic.ts';
 import { presentPerson } from '../presenters/person.ts';
@@ -25,29 +26,52 @@ export interface SearchDocument {
 
 /** Adds or replaces a document in the index, in the caller's transaction. */
 export async function indexDocument(trx: Kysely<Database>, doc: SearchDocument): Promise<void> {
+  const { kind, refId, topicId, postId, authorId, createdAt } = doc;
   const body = plainTextOf(doc.body);
   const hasFile = doc.hasFile ? 1 : 0;
-  await trx
-    .insertInto('search_documents')
-    .values({
-      kind: doc.kind,
-      ref_id: doc.refId,
-      topic_id: doc.topicId,
-      post_id: doc.postId,
-      author_id: doc.authorId,
-      has_file: hasFile,
-      body,
-      created_at: doc.createdAt,
-    })
-    .onConflict((oc) =>
-      oc.column('ref_id').doUpdateSet({
-        body,
-        topic_id: doc.topicId,
-        ...(doc.hasFile === undefined ? {} : { has_file: hasFile }),
-      }),
-    )
-    .execute();
+  const upsert = doc.hasFile === undefined ? upsertKeepingFile : upsertWithFile;
+  await upsert(trx, kind, refId, topicId, postId, authorId, hasFile, body, createdAt);
 }
+
+/** Inserts a document, or replaces the text and topic of the one with its id (`sets` says what else). */
+function upsertDocument(sets: 'file' | 'not file') {
+  return reusable(
+    (
+      trx: Kysely<Database>,
+      kind: SearchDocument['kind'],
+      refId: string,
+      topicId: string,
+      postId: string | null,
+      authorId: string,
+      hasFile: number,
+      body: string,
+      createdAt: string,
+    ) =>
+      trx
+        .insertInto('search_documents')
+        .values({
+          kind,
+          ref_id: refId,
+          topic_id: topicId,
+          post_id: postId,
+          author_id: authorId,
+          has_file: hasFile,
+          body,
+          created_at: createdAt,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('ref_id')
+            .doUpdateSet(
+              sets === 'file' ? { body, topic_id: topicId, has_file: hasFile } : { body, topic_id: topicId },
+            ),
+        ),
+  );
+}
+
+const upsertWithFile = upsertDocument('file');
+/** An edit: the document's files stay as they were. */
+const upsertKeepingFile = upsertDocument('not file');
 
 /**
  * Removes a document (a deleted post or comment). A deleted post's comments stay, as they stay in
