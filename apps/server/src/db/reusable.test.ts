@@ -59,6 +59,28 @@ describeEachDatabase('queries built once and run with new arguments', (kind) => 
     expect(await rename(db, ids[2]!, 'Chai R.')).toEqual([{ display_name: 'Chai R.', job_title: 'Clerk' }]);
   });
 
+  it('builds once per optional argument left out and per boolean', async () => {
+    const filtered = reusable(
+      (db: Kysely<Database>, department: string | undefined, named: boolean, ids: string[]) => {
+        let query = db
+          .selectFrom('users')
+          .select('display_name')
+          .where('id', 'in', ids)
+          .orderBy('display_name');
+        if (department !== undefined) query = query.where('department', '=', department);
+        if (named) query = query.where('display_name', 'like', 'A%');
+        return query;
+      },
+    );
+    const shown = async (department: string | undefined, named: boolean) =>
+      (await filtered(db, department, named, ids)).map((r) => r.display_name);
+    expect(await shown('Finance', false)).toHaveLength(4);
+    expect(await shown(undefined, true)).toEqual(['Anong']);
+    expect(await shown('Legal', false)).toEqual([]);
+    expect(await shown(undefined, false)).toHaveLength(4);
+    expect(await shown('Finance', true)).toEqual(['Anong']);
+  });
+
   it('refuses, under the tests, a builder whose SQL depends on a value', async () => {
     const branching = reusable((db: Kysely<Database>, department: string | null) => {
       const query = db.selectFrom('users').select('display_name');

@@ -20,36 +20,57 @@ interface Template {
   slots: (Slot | null)[];
 }
 
-/** Shapes kept per query and dialect: one per length of its array arguments (a post's mentions). */
-const SHAPES_KEPT = 16;
+/**
+ * Shapes kept per query and dialect: one per combination of the lengths of its array arguments (a
+ * post's mentions, a page's posts and their authors).
+ */
+const SHAPES_KEPT = 64;
 
-/** Longer arrays (a call tree's thousands of rows) are built the ordinary way, each time. */
-const MAX_ITEMS_KEPT = 64;
+/** Longer arrays (a call tree's thousands of rows) are built the ordinary way, each time; pages are 100 at most. */
+const MAX_ITEMS_KEPT = 100;
 
 /**
  * Under the test runner every run of a reusable query is also built the ordinary way and compared:
- * a builder whose SQL depends on its arguments' values (not only the lengths of its arrays) fails
- * the tests that run it instead of running the wrong SQL.
+ * a builder whose SQL depends on its arguments' values (beyond what its shape holds) fails the
+ * tests that run it instead of running the wrong SQL.
  */
 const CHECK_EACH_RUN = process.env.VITEST !== undefined;
 
-/** Each argument as the builder sees it the first time: a slot, or an array of slots as long. */
+/**
+ * Each argument as the builder sees it the first time: a slot, or the value itself when it is
+ * part of the shape (`undefined`, a boolean); an array as long, of the same.
+ */
 function slotsFor(args: readonly unknown[]): unknown[] {
+  const standIn = (value: unknown, argument: number, item: number | null) =>
+    value === undefined || typeof value === 'boolean' ? value : new Slot(argument, item);
   return args.map((value, argument) =>
-    Array.isArray(value) ? value.map((_, item) => new Slot(argument, item)) : new Slot(argument, null),
+    Array.isArray(value)
+      ? value.map((v, item) => standIn(v, argument, item))
+      : standIn(value, argument, null),
   );
 }
 
+function shapeOfValue(value: unknown): string {
+  if (value === undefined) return 'u';
+  if (value === true) return 't';
+  if (value === false) return 'f';
+  return '.';
+}
+
 /**
- * The lengths of the array arguments: queries with `in` lists compile differently for each. Null
- * when an array is too long to keep its query.
+ * What the builder may branch on: the lengths of the array arguments (`in` lists compile
+ * differently for each), which arguments (or items of an array) are `undefined` (optional filters)
+ * and the booleans. Null when an array is too long to keep its query.
  */
 function shapeOf(args: readonly unknown[]): string | null {
   let shape = '';
   for (const value of args) {
-    if (!Array.isArray(value)) shape += '.,';
-    else if (value.length > MAX_ITEMS_KEPT) return null;
-    else shape += `${value.length},`;
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ITEMS_KEPT) return null;
+      shape += '[';
+      for (const item of value) shape += shapeOfValue(item);
+      shape += '],';
+    } else shape += `${shapeOfValue(value)},`;
   }
   return shape;
 }
@@ -60,16 +81,17 @@ function argumentIn(slot: Slot, args: readonly unknown[]): unknown {
 }
 
 /**
- * A query that Kysely builds and compiles once per dialect (and per length of its array arguments)
+ * A query that Kysely builds and compiles once per dialect (and per shape of its arguments, below)
  * and that then runs with each call's arguments put in its parameters. Building a query is about a
  * fifth of a post's time on the main thread (`docs/benchmarks.md`); the hot statements of a post and
  * of every topic page are written with this.
  *
- * The builder must only hand its arguments to Kysely as values (`where`, `values`, `set`, `sql`
+ * The builder may branch on whether an argument is `undefined`, on a boolean and on an array's
+ * length; any other argument it must only hand to Kysely as a value (`where`, `values`, `set`, `sql`
  * templates, `in` lists of an array argument): the first call passes stand-ins, never the real
- * values, so a builder that branches on a value, reads a property of one or leaves out a column of
- * an `undefined` one would build the wrong SQL. `undefined` runs as SQL null. The tests check this on
- * every run (see `CHECK_EACH_RUN`). A Kysely with plugins builds the query each time, as any other.
+ * values, so a builder that branches on a string, reads a property of an object or transforms a
+ * value would build the wrong SQL. The tests check this on every run (see `CHECK_EACH_RUN`). A
+ * Kysely with plugins builds the query each time, as any other.
  */
 export function reusable<A extends readonly unknown[], R, DB>(
   build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
@@ -85,7 +107,11 @@ export function reusable<A extends readonly unknown[], R, DB>(
       templates.set(adapter, shapes);
     }
     let template = shapes.get(shape);
-    if (!template) {
+    if (template) {
+      // Least recently used first out: a hit moves to the end.
+      shapes.delete(shape);
+      shapes.set(shape, template);
+    } else {
       const compiled = build(db, ...(slotsFor(args) as unknown as A)).compile();
       template = { compiled, slots: compiled.parameters.map((p) => (p instanceof Slot ? p : null)) };
       if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value as string);

@@ -1,6 +1,7 @@
 import type { Announcement, AnnouncementTotals } from '@btalk/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { AnnouncementRow } from '../db/schema.ts';
 
 /** The counts of an announcement's audience, from its counters. */
@@ -31,6 +32,17 @@ export interface PostAnnouncements {
   acknowledged: Map<string, string>;
 }
 
+const requestsAndAcknowledgements = reusable((db: Kysely<Database>, viewerId: string, postIds: string[]) =>
+  db
+    .selectFrom('announcements as a')
+    .leftJoin('announcement_recipients as r', (j) =>
+      j.onRef('r.post_id', '=', 'a.post_id').on('r.user_id', '=', viewerId),
+    )
+    .selectAll('a')
+    .select('r.acknowledged_at as my_acknowledged_at')
+    .where('a.post_id', 'in', postIds),
+);
+
 /**
  * The announcements of a page of posts and, with a viewer, when they acknowledged each: one query
  * (the viewer's row joined to the request), whatever the page's size.
@@ -43,15 +55,7 @@ export async function loadPostAnnouncements(
   const requests = new Map<string, Announcement>();
   const acknowledged = new Map<string, string>();
   if (postIds.length === 0) return { requests, acknowledged };
-  const rows = await db
-    .selectFrom('announcements as a')
-    .leftJoin('announcement_recipients as r', (j) =>
-      j.onRef('r.post_id', '=', 'a.post_id').on('r.user_id', '=', viewerId ?? ''),
-    )
-    .selectAll('a')
-    .select('r.acknowledged_at as my_acknowledged_at')
-    .where('a.post_id', 'in', postIds)
-    .execute();
+  const rows = await requestsAndAcknowledgements(db, viewerId ?? '', postIds);
   for (const { my_acknowledged_at, ...row } of rows) {
     requests.set(row.post_id, presentAnnouncement(row));
     if (my_acknowledged_at) acknowledged.set(row.post_id, my_acknowledged_at);

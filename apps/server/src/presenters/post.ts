@@ -9,6 +9,7 @@ import type {
 } from '@btalk/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { AttachmentRow, CommentRow, PostRow } from '../db/schema.ts';
 import { commentAbilities, postAbilities } from '../policies/post.ts';
 import type { TopicAccess, Viewer } from '../policies/topic.ts';
@@ -46,14 +47,9 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return map;
 }
 
-/**
- * Mentions and reactions of posts or comments (by target id), and everyone they name, with the
- * authors: one query (a page used to take three, one after the other). Reactions in the order they
- * were made; mentions by person id, as their key orders them.
- */
-async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: string[]) {
+const extrasRows = reusable((db: Kysely<Database>, targetIds: string[], authorIds: string[]) => {
   const person = ['u.id as user_id', 'u.display_name', 'u.email', 'u.department'] as const;
-  const rows = await db
+  return db
     .selectFrom('mentions as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select([
@@ -95,8 +91,16 @@ async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: 
     .orderBy('at')
     .orderBy('reaction_id')
     .orderBy('target_id')
-    .orderBy('user_id')
-    .execute();
+    .orderBy('user_id');
+});
+
+/**
+ * Mentions and reactions of posts or comments (by target id), and everyone they name, with the
+ * authors: one query (a page used to take three, one after the other). Reactions in the order they
+ * were made; mentions by person id, as their key orders them.
+ */
+async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: string[]) {
+  const rows = await extrasRows(db, targetIds, authorIds);
   const people = new Map<string, Person>();
   const mentions: ReactionLite[] = [];
   const reactions: ReactionLite[] = [];
@@ -112,6 +116,23 @@ async function loadExtras(db: Kysely<Database>, targetIds: string[], authorIds: 
     reactions: groupBy(reactions, (r) => r.target_id),
   };
 }
+
+const filesOf = reusable((db: Kysely<Database>, postIds: string[]) =>
+  db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('post_id', 'in', postIds)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+
+const bellsOf = reusable((db: Kysely<Database>, userId: string, postIds: string[]) =>
+  db
+    .selectFrom('post_bells')
+    .select(['post_id', 'ringing'])
+    .where('user_id', '=', userId)
+    .where('post_id', 'in', postIds),
+);
 
 /** Posts as everyone sees them, in the order given, with a few queries for the whole page. */
 export async function presentPostBases(db: Kysely<Database>, rows: PostRow[]): Promise<PostBase[]> {
@@ -136,13 +157,7 @@ async function presentPostBasesFor(
       ids,
       rows.map((r) => r.author_id),
     ),
-    db
-      .selectFrom('attachments')
-      .selectAll()
-      .where('post_id', 'in', ids)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
+    filesOf(db, ids),
     loadPostAnnouncements(db, ids, viewerId),
   ]);
   const files = groupBy(attachments, (a) => a.post_id ?? '');
@@ -203,16 +218,11 @@ export async function presentPosts(
   if (rows.length === 0) return [];
   const [{ bases, announcements }, bells] = await Promise.all([
     presentPostBasesFor(db, rows, viewer.id),
-    db
-      .selectFrom('post_bells')
-      .select(['post_id', 'ringing'])
-      .where('user_id', '=', viewer.id)
-      .where(
-        'post_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute(),
+    bellsOf(
+      db,
+      viewer.id,
+      rows.map((r) => r.id),
+    ),
   ]);
   const ringing = new Set(bells.filter((b) => Number(b.ringing) === 1).map((b) => b.post_id));
   return bases.map((base, i) =>

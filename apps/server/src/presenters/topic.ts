@@ -104,33 +104,47 @@ export async function presentTopics(
   return rows.map((row) => presentTopic(viewer, row, people, rules));
 }
 
+/** The column a list of topics is ordered by: newest activity, or most recently archived (the archive). */
+export type ActivityColumn = 'last_activity_at' | 'archived_at';
+
 /**
- * One page of `selectTopics` rows, newest activity first (the topic list's and the conversation
- * list's order), after the list's opaque cursor: rows, then the next page's cursor.
+ * `selectTopics` rows newest first by `by` (the topic list's and the conversation list's order),
+ * after the row `[afterAt, afterId]` when given, at most `limit`. For a reusable query: the cursor's
+ * values are arguments.
+ */
+export function byActivity(
+  query: ReturnType<typeof selectTopics>,
+  by: ActivityColumn,
+  afterAt: string | undefined,
+  afterId: string | undefined,
+  limit: number,
+) {
+  const column = `topics.${by}` as const;
+  if (afterAt !== undefined && afterId !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb(column, '<', afterAt), eb.and([eb(column, '=', afterAt), eb('topics.id', '<', afterId)])]),
+    );
+  }
+  return query.orderBy(column, 'desc').orderBy('topics.id', 'desc').limit(limit);
+}
+
+/**
+ * One page of a list of topics ordered `byActivity`, after the list's opaque cursor: `rowsAfter`
+ * reads the rows (after the cursor's row, at most the count given), then the page is presented,
+ * with the next page's cursor.
  */
 export async function topicPageByActivity(
   db: Kysely<Database>,
   viewer: Viewer,
-  query: ReturnType<typeof selectTopics>,
+  rowsAfter: (after: [string, string] | undefined, count: number) => Promise<TopicViewRow[]>,
   cursor: string | undefined,
   limit: number,
   /** `archived_at` for the archive (only archived topics in `query`: the column is never null there). */
-  by: 'last_activity_at' | 'archived_at' = 'last_activity_at',
+  by: ActivityColumn = 'last_activity_at',
   rules: TopicRules = DEFAULT_TOPIC_RULES,
 ): Promise<{ items: Topic[]; nextCursor: string | null }> {
-  const column = `topics.${by}` as const;
-  const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']);
-  if (after) {
-    const [at, id] = after;
-    query = query.where((eb) =>
-      eb.or([eb(column, '<', at), eb.and([eb(column, '=', at), eb('topics.id', '<', id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy(column, 'desc')
-    .orderBy('topics.id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const after = decodeCursor<[string, string]>(cursor, ['timestamp', 'string']) ?? undefined;
+  const rows = await rowsAfter(after, limit + 1);
   return pageOf(
     rows,
     limit,

@@ -109,23 +109,36 @@ function likePattern(term: string): string {
 }
 
 /**
- * `f.body LIKE '%term%'` on the FTS5 trigram table. FTS5 answers LIKE from its trigram index only
- * without an ESCAPE clause (with one it reads every document), so a term without `%` or `_` is
- * matched as is (a backslash is then an ordinary character, as it was when escaped). The terms are
- * bound parameters of LIKE, never text for MATCH: FTS5's query syntax (`:`, `"`, `*`, `^`, `(`,
- * AND/OR/NOT) means nothing here.
+ * A term as LIKE is given it: `%term%`, and whether it needs an ESCAPE clause. On SQLite the
+ * FTS5 trigram table answers LIKE from its index only without an ESCAPE clause (with one it reads
+ * every document), so a term without `%` or `_` is matched as is (a backslash is then an ordinary
+ * character, as it was when escaped). PostgreSQL's pg_trgm index serves ILIKE with ESCAPE alike.
  */
-function ftsLike(term: string) {
-  return /[%_]/.test(term)
-    ? sql<boolean>`f.body like ${likePattern(term)} escape '\\'`
-    : sql<boolean>`f.body like ${`%${term}%`}`;
+function termPattern(term: string, postgres: boolean): { pattern: string; escaped: boolean } {
+  return postgres || /[%_]/.test(term)
+    ? { pattern: likePattern(term), escaped: true }
+    : { pattern: `%${term}%`, escaped: false };
+}
+
+/**
+ * SQLite: `f.body LIKE '%term%'` on the FTS5 trigram table for each term, the ids of the documents
+ * holding every one. The terms are bound parameters of LIKE, never text for MATCH: FTS5's query
+ * syntax (`:`, `"`, `*`, `^`, `(`, AND/OR/NOT) means nothing here.
+ */
+function sqliteMatchesOf(patterns: string[], escaped: boolean[]) {
+  const likes = patterns.map((pattern, i) =>
+    escaped[i] ? sql<boolean>`f.body like ${pattern} escape '\\'` : sql<boolean>`f.body like ${pattern}`,
+  );
+  return sql<{ rowid: number }>`select f.rowid from search_fts f where ${sql.join(likes, sql` and `)}`;
 }
 
 /** SQLite: the ids of the documents holding every term, read from the FTS5 trigram index. */
 export function sqliteMatches(terms: string[]) {
-  return sql<{
-    rowid: number;
-  }>`select f.rowid from search_fts f where ${sql.join(terms.map(ftsLike), sql` and `)}`;
+  const patterns = terms.map((term) => termPattern(term, false));
+  return sqliteMatchesOf(
+    patterns.map((p) => p.pattern),
+    patterns.map((p) => p.escaped),
+  );
 }
 
 /** How many characters a snippet has at most, and how many of them come before the first match. */
@@ -195,6 +208,73 @@ export interface SearchFilters {
   to?: string;
 }
 
+/** The documents of `searchVisible`, newest first: every argument left undefined is no condition. */
+const searchRows = reusable(
+  (
+    db: Kysely<Database>,
+    viewerId: string,
+    patterns: string[],
+    escaped: boolean[],
+    topicId: string | undefined,
+    authorId: string | undefined,
+    hasFile: number | undefined,
+    kind: SearchDocument['kind'] | undefined,
+    from: string | undefined,
+    to: string | undefined,
+    afterAt: string | undefined,
+    afterId: number | undefined,
+    limit: number,
+  ) => {
+    let query = db
+      .selectFrom('search_documents as d')
+      .innerJoin('topics', 'topics.id', 'd.topic_id')
+      .leftJoin('posts as p', 'p.id', 'd.post_id')
+      // The author in the same query: a page of hits is one round trip.
+      .leftJoin('users as u', 'u.id', 'd.author_id')
+      .select([
+        'd.id',
+        'd.kind',
+        'd.ref_id',
+        'd.topic_id',
+        'd.post_id',
+        'd.author_id',
+        'd.has_file',
+        'd.body',
+        'd.created_at',
+        'topics.title',
+        'topics.archived_at',
+        'p.number',
+        'u.display_name as author_name',
+        'u.email as author_email',
+        'u.department as author_department',
+      ])
+      .where(visibleTo(viewerId));
+    if (patterns.length > 0) {
+      if (isPostgres(db)) {
+        const likes = patterns.map((pattern) => sql<boolean>`d.body ilike ${pattern} escape '\\'`);
+        query = query.where(sql<boolean>`(${sql.join(likes, sql` and `)})`);
+      } else {
+        query = query.where(sql<boolean>`d.id in (${sqliteMatchesOf(patterns, escaped)})`);
+      }
+    }
+    if (topicId !== undefined) query = query.where('d.topic_id', '=', topicId);
+    if (authorId !== undefined) query = query.where('d.author_id', '=', authorId);
+    if (hasFile !== undefined) query = query.where('d.has_file', '=', hasFile);
+    if (kind !== undefined) query = query.where('d.kind', '=', kind);
+    if (from !== undefined) query = query.where('d.created_at', '>=', from);
+    if (to !== undefined) query = query.where('d.created_at', '<=', to);
+    if (afterAt !== undefined && afterId !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('d.created_at', '<', afterAt),
+          eb.and([eb('d.created_at', '=', afterAt), eb('d.id', '<', afterId)]),
+        ]),
+      );
+    }
+    return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit);
+  },
+);
+
 /**
  * Topics, posts and comments holding every word of `q` (none: everything the filters allow), in
  * topics the viewer may see, newest first. SQLite: LIKE on the FTS5 trigram table (FTS5 answers it
@@ -211,55 +291,23 @@ export async function searchVisible(
 ) {
   const terms = searchTerms(q);
   const after = decodeCursor<[string, number]>(cursor, ['timestamp', 'number']);
-  let query = db
-    .selectFrom('search_documents as d')
-    .innerJoin('topics', 'topics.id', 'd.topic_id')
-    .leftJoin('posts as p', 'p.id', 'd.post_id')
-    // The author in the same query: a page of hits is one round trip.
-    .leftJoin('users as u', 'u.id', 'd.author_id')
-    .select([
-      'd.id',
-      'd.kind',
-      'd.ref_id',
-      'd.topic_id',
-      'd.post_id',
-      'd.author_id',
-      'd.has_file',
-      'd.body',
-      'd.created_at',
-      'topics.title',
-      'topics.archived_at',
-      'p.number',
-      'u.display_name as author_name',
-      'u.email as author_email',
-      'u.department as author_department',
-    ])
-    .where(visibleTo(viewerId));
-  if (terms.length > 0) {
-    if (isPostgres(db)) {
-      const likes = terms.map((t) => sql<boolean>`d.body ilike ${likePattern(t)} escape '\\'`);
-      query = query.where(sql<boolean>`(${sql.join(likes, sql` and `)})`);
-    } else {
-      query = query.where(sql<boolean>`d.id in (${sqliteMatches(terms)})`);
-    }
-  }
-  if (filters.topicId !== undefined) query = query.where('d.topic_id', '=', filters.topicId);
-  if (filters.authorId !== undefined) query = query.where('d.author_id', '=', filters.authorId);
-  if (filters.hasFile !== undefined) query = query.where('d.has_file', '=', filters.hasFile ? 1 : 0);
-  if (filters.kind !== undefined) query = query.where('d.kind', '=', filters.kind);
-  if (filters.from !== undefined) query = query.where('d.created_at', '>=', filters.from);
-  if (filters.to !== undefined) query = query.where('d.created_at', '<=', filters.to);
-  if (after) {
-    const [at, id] = after;
-    query = query.where((eb) =>
-      eb.or([eb('d.created_at', '<', at), eb.and([eb('d.created_at', '=', at), eb('d.id', '<', id)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const patterns = terms.map((term) => termPattern(term, isPostgres(db)));
+  const { topicId, authorId, hasFile, kind, from, to } = filters;
+  const rows = await searchRows(
+    db,
+    viewerId,
+    patterns.map((p) => p.pattern),
+    patterns.map((p) => p.escaped),
+    topicId,
+    authorId,
+    hasFile === undefined ? undefined : hasFile ? 1 : 0,
+    kind,
+    from,
+    to,
+    after?.[0],
+    after?.[1],
+    limit + 1,
+  );
   return pageOf(
     rows,
     limit,

@@ -1,14 +1,35 @@
 import { CreateConversationRequest, okEnvelope, PageQuery, Topic, TopicPage } from '@btalk/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
 import { authenticate } from '../../auth/authenticate.ts';
 import { conversationStarter } from '../../commands/conversationStarter.ts';
 import { retryOnUniqueViolation } from '../../commands/idempotency.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { reusable } from '../../db/reusable.ts';
 import { ok } from '../../http/envelope.ts';
 import { limitWrites, perPerson } from '../../http/rateLimits.ts';
-import { selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
+import { byActivity, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
 import { loadTopicView } from '../topics/topics.ts';
+
+/** The person's direct conversations, newest activity first (only their own: a conversation is seen by its participants alone). */
+const conversationRows = reusable(
+  (
+    db: Kysely<Database>,
+    userId: string,
+    afterAt: string | undefined,
+    afterId: string | undefined,
+    limit: number,
+  ) =>
+    byActivity(
+      selectTopics(db, userId).where('topics.direct_key', 'is not', null).where('me.user_id', 'is not', null),
+      'last_activity_at',
+      afterAt,
+      afterId,
+      limit,
+    ),
+);
 
 /**
  * Direct conversations: private topics of 2 to 8 people (visibility `direct`). Start (or get back)
@@ -32,11 +53,10 @@ export function conversationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { user } = request;
         const { cursor, limit } = request.query;
-        const query = selectTopics(ctx.db.kysely, user.id)
-          .where('topics.direct_key', 'is not', null)
-          // Only the caller's own: a conversation is seen by its participants alone.
-          .where('me.user_id', 'is not', null);
-        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit));
+        const db = ctx.db.kysely;
+        const rowsAfter = (after: [string, string] | undefined, count: number) =>
+          conversationRows(db, user.id, after?.[0], after?.[1], count);
+        return ok(await topicPageByActivity(db, user, rowsAfter, cursor, limit));
       },
     );
 

@@ -20,6 +20,7 @@ import { bellRinger, postDeleter, postEditor, postPinner } from '../../commands/
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
+import { reusable } from '../../db/reusable.ts';
 import type { PostRow, UserRow } from '../../db/schema.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
@@ -61,6 +62,21 @@ function pageStart(query: PostPageQuery): PostPageStart {
   return query.from === 'oldest' ? { kind: 'oldest' } : { kind: 'newest' };
 }
 
+const topicPosts = (db: Kysely<Database>, topicId: string) =>
+  db.selectFrom('posts').selectAll().where('topic_id', '=', topicId);
+
+const newestPosts = reusable((db: Kysely<Database>, topicId: string, limit: number) =>
+  topicPosts(db, topicId).orderBy('number', 'desc').limit(limit),
+);
+
+const postsBelow = reusable((db: Kysely<Database>, topicId: string, below: number, limit: number) =>
+  topicPosts(db, topicId).where('number', '<', below).orderBy('number', 'desc').limit(limit),
+);
+
+const postsAbove = reusable((db: Kysely<Database>, topicId: string, above: number, limit: number) =>
+  topicPosts(db, topicId).where('number', '>', above).orderBy('number', 'asc').limit(limit),
+);
+
 /**
  * Loads one page of a topic's posts, newest first, and whether there are older and newer posts
  * beyond it. Each direction is one indexed range read on (topic_id, number) of at most `limit + 1`
@@ -73,20 +89,14 @@ async function loadPostPage(
   start: PostPageStart,
   limit: number,
 ): Promise<{ rows: PostRow[]; older: boolean; newer: boolean }> {
-  const topicPosts = () => db.selectFrom('posts').selectAll().where('topic_id', '=', topicId);
   const olderFrom = async (below: number | null, count: number) => {
-    const rows = await (below === null ? topicPosts() : topicPosts().where('number', '<', below))
-      .orderBy('number', 'desc')
-      .limit(count + 1)
-      .execute();
+    const rows = await (below === null
+      ? newestPosts(db, topicId, count + 1)
+      : postsBelow(db, topicId, below, count + 1));
     return { rows: rows.slice(0, count), more: rows.length > count };
   };
   const newerFrom = async (above: number, count: number) => {
-    const rows = await topicPosts()
-      .where('number', '>', above)
-      .orderBy('number', 'asc')
-      .limit(count + 1)
-      .execute();
+    const rows = await postsAbove(db, topicId, above, count + 1);
     return { rows: rows.slice(0, count).reverse(), more: rows.length > count };
   };
   switch (start.kind) {
@@ -124,24 +134,19 @@ async function loadPostView(db: Kysely<Database>, user: UserRow, postId: string)
   return view!;
 }
 
-/**
- * The posts shown pinned at the top of a topic for the person: first the important posts they have not
- * acknowledged (not their own, not deleted; urgent first, then most recently marked), then the pinned
- * posts, most recently pinned first; each once. One query (a UNION ALL of two indexed reads: the
- * topic's requests, and its pinned posts), as the pinned posts alone were.
- */
-async function loadPinned(db: Kysely<Database>, user: UserRow, access: TopicAccess): Promise<Post[]> {
+/** The topic's requests the person has not acknowledged, then its pinned posts (repeats not removed). */
+const pinnedRows = reusable((db: Kysely<Database>, userId: string, topicId: string) => {
   const asking = db
     .selectFrom('announcements as a')
     .innerJoin('posts', 'posts.id', 'a.post_id')
     .leftJoin('announcement_recipients as r', (j) =>
-      j.onRef('r.post_id', '=', 'a.post_id').on('r.user_id', '=', user.id),
+      j.onRef('r.post_id', '=', 'a.post_id').on('r.user_id', '=', userId),
     )
     .selectAll('posts')
     .select([sql<number>`0`.as('pin_group'), 'a.urgent as pin_urgent', 'a.marked_at as pin_at'])
-    .where('a.topic_id', '=', access.topic.id)
+    .where('a.topic_id', '=', topicId)
     .where('posts.deleted_at', 'is', null)
-    .where('posts.author_id', '!=', user.id)
+    .where('posts.author_id', '!=', userId)
     .where('r.acknowledged_at', 'is', null);
   const pinned = db
     .selectFrom('posts')
@@ -151,16 +156,25 @@ async function loadPinned(db: Kysely<Database>, user: UserRow, access: TopicAcce
       sql<number>`0`.as('pin_urgent'),
       sql<string>`posts.pinned_at`.as('pin_at'),
     ])
-    .where('posts.topic_id', '=', access.topic.id)
+    .where('posts.topic_id', '=', topicId)
     .where('posts.pinned_at', 'is not', null);
-  const rows = await asking
+  return asking
     .unionAll(pinned)
     .orderBy('pin_group')
     .orderBy('pin_urgent', 'desc')
     .orderBy('pin_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(100)
-    .execute();
+    .limit(100);
+});
+
+/**
+ * The posts shown pinned at the top of a topic for the person: first the important posts they have not
+ * acknowledged (not their own, not deleted; urgent first, then most recently marked), then the pinned
+ * posts, most recently pinned first; each once. One query (a UNION ALL of two indexed reads: the
+ * topic's requests, and its pinned posts), as the pinned posts alone were.
+ */
+async function loadPinned(db: Kysely<Database>, user: UserRow, access: TopicAccess): Promise<Post[]> {
+  const rows = await pinnedRows(db, user.id, access.topic.id);
   const seen = new Set<string>();
   const once = rows.filter((r) => !seen.has(r.id) && seen.add(r.id));
   return presentPosts(db, user, access, once.slice(0, 50));

@@ -22,6 +22,7 @@ import { topicArchiver, topicUpdater } from '../../commands/topicUpdater.ts';
 import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
+import { reusable } from '../../db/reusable.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
 import {
@@ -31,13 +32,41 @@ import {
   type TopicRules,
   visibleTo,
 } from '../../policies/topic.ts';
-import { presentTopics, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
+import { byActivity, presentTopics, selectTopics, topicPageByActivity } from '../../presenters/topic.ts';
 
-/** Topics whose title holds `words` (any case; `%`, `_` and `\\` match themselves). */
-function titleHolds(words: string) {
-  const pattern = `%${words.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(topics.title) like ${pattern} escape '\\'`;
+/** The LIKE pattern of the titles that hold `words` (any case; `%`, `_` and `\\` match themselves). */
+function titlePattern(words: string): string {
+  return `%${words.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/**
+ * The topic directory's and Home's topics (direct conversations are listed apart): those the person
+ * may see, archived or not, only theirs (member or following) or all, with a title holding a LIKE
+ * pattern or any, newest activity first.
+ */
+const topicListRows = reusable(
+  (
+    db: Kysely<Database>,
+    userId: string,
+    inArchive: boolean,
+    mine: boolean,
+    pattern: string | undefined,
+    afterAt: string | undefined,
+    afterId: string | undefined,
+    limit: number,
+  ) => {
+    let query = selectTopics(db, userId)
+      .where(visibleTo(userId))
+      .where('topics.direct_key', 'is', null)
+      .where('topics.archived_at', inArchive ? 'is not' : 'is', null);
+    if (mine) {
+      query = query.where((eb) => eb.or([eb('me.user_id', 'is not', null), eb('f.user_id', 'is not', null)]));
+    }
+    if (pattern !== undefined)
+      query = query.where(sql<boolean>`lower(topics.title) like ${pattern} escape '\\'`);
+    return byActivity(query, inArchive ? 'archived_at' : 'last_activity_at', afterAt, afterId, limit);
+  },
+);
 
 /** A topic as the person sees it (they may see it: checked before). */
 export async function loadTopicView(
@@ -69,19 +98,13 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { user } = request;
         const { cursor, limit, scope, archived, q } = request.query;
-        let query = selectTopics(ctx.db.kysely, user.id)
-          .where(visibleTo(user.id))
-          // The topic directory and Home's topics: direct conversations are listed apart.
-          .where('topics.direct_key', 'is', null)
-          .where('topics.archived_at', archived === 'true' ? 'is not' : 'is', null);
-        if (scope === 'mine') {
-          query = query.where((eb) =>
-            eb.or([eb('me.user_id', 'is not', null), eb('f.user_id', 'is not', null)]),
-          );
-        }
-        if (q) query = query.where(titleHolds(q));
-        const by = archived === 'true' ? 'archived_at' : 'last_activity_at';
-        return ok(await topicPageByActivity(ctx.db.kysely, user, query, cursor, limit, by, ctx.config));
+        const db = ctx.db.kysely;
+        const inArchive = archived === 'true';
+        const pattern = q ? titlePattern(q) : undefined;
+        const rowsAfter = (after: [string, string] | undefined, count: number) =>
+          topicListRows(db, user.id, inArchive, scope === 'mine', pattern, after?.[0], after?.[1], count);
+        const by = inArchive ? 'archived_at' : 'last_activity_at';
+        return ok(await topicPageByActivity(db, user, rowsAfter, cursor, limit, by, ctx.config));
       },
     );
 
