@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/index.ts';
@@ -29,7 +30,33 @@ export interface Db {
   pgSchema?: string;
   /** How busy its connections are; absent for an in-memory SQLite database. */
   activity?: DatabaseActivity;
+  /**
+   * A SQLite file: the last event of the log known to be on disk (a COMMIT is read by the other
+   * connection a moment before its fsync ends); the realtime hub sends nothing after it. Absent
+   * where every committed event is durable (PostgreSQL, in-memory SQLite).
+   */
+  durableEventSeq?(): number;
   close(): Promise<void>;
+}
+
+const lastEventSeqStatements = new WeakMap<DatabaseSync, StatementSync>();
+
+/**
+ * The event log's last sequence number on a SQLite connection, as AUTOINCREMENT keeps it (pruning
+ * never lowers it); 0 before the log has had an event.
+ */
+function lastEventSeq(connection: DatabaseSync): number {
+  try {
+    let statement = lastEventSeqStatements.get(connection);
+    if (!statement) {
+      statement = connection.prepare("select seq from sqlite_sequence where name = 'events'");
+      lastEventSeqStatements.set(connection, statement);
+    }
+    return Number(statement.get()?.seq ?? 0);
+  } catch (error) {
+    if (error instanceof Error && /no such table/.test(error.message)) return 0;
+    throw error;
+  }
 }
 
 const TIMESTAMPTZ_OID = 1184;
@@ -93,8 +120,15 @@ export function openDatabase(options: OpenOptions): Db {
     return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
   }
   const writer = new WriterActivity();
+  writer.markOf = lastEventSeq;
   const kysely = new Kysely<Database>({ dialect: createSqliteDialect(file, writer) });
-  return { kysely, kind: 'sqlite', activity: { kind: 'sqlite', writer }, close: () => kysely.destroy() };
+  return {
+    kysely,
+    kind: 'sqlite',
+    activity: { kind: 'sqlite', writer },
+    durableEventSeq: () => writer.durableMark,
+    close: () => kysely.destroy(),
+  };
 }
 
 /** Opens the database of a configuration. */
@@ -158,7 +192,8 @@ const SQLITE_SYNCHRONOUS = ['off', 'normal', 'full', 'extra'];
 /**
  * How the database makes a commit durable, read on the server's own write connection (a transaction
  * runs on it; a SQLite file also has a read connection): SQLite's `journal_mode` and `synchronous`
- * (`full`: the WAL is fsynced at every commit), PostgreSQL's `fsync` and `synchronous_commit`.
+ * (a file's writer: `normal`, and it fsyncs the WAL itself before answering a write, `logFsync`),
+ * PostgreSQL's `fsync` and `synchronous_commit`.
  * Logged at start, where the kill -9 test reads it: a kill cannot show a missing fsync (the
  * operating system keeps the written pages), only a power cut could.
  */
@@ -172,6 +207,9 @@ export async function durabilitySettings(db: Db): Promise<Record<string, string>
     return {
       journalMode: String(journal.rows[0]?.journal_mode),
       synchronous: SQLITE_SYNCHRONOUS[level] ?? String(level),
+      // A file's write connection: COMMIT does not wait for the disk, the writer fsyncs the log
+      // before it answers (sqlite-writer.ts).
+      ...(db.durableEventSeq ? { logFsync: 'before each answer, off the event loop' } : {}),
     };
   }
   const fsync = await sql<{ fsync: string }>`show fsync`.execute(db.kysely);

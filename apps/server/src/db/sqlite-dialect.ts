@@ -134,9 +134,10 @@ class SqliteFileDriver implements Driver {
 }
 
 /**
- * Opens a SQLite database with the pragmas BTalk relies on (WAL, `synchronous = FULL`: an
- * acknowledged write survives a kill -9 and a power cut). A file gets a read connection and a write
- * connection with group commit (`sqlite-writer.ts`): one fsync for the writes of many requests.
+ * Opens a SQLite database with the pragmas BTalk relies on (WAL, and an acknowledged write survives
+ * a kill -9 and a power cut). A file gets a read connection and a write connection with group commit
+ * (`sqlite-writer.ts`): one fsync for the writes of many requests, run off the event loop, each
+ * write answered after it.
  * `:memory:` (most tests) is one database per connection, so it keeps Kysely's single connection.
  * `activity` is told how busy the write connection is (a file only).
  */

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fstatSync, fsync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from './index.ts';
+import { SqliteWriter, WriterActivity } from './sqlite-writer.ts';
 
 /*
  * The SQLite file path: reads outside a transaction on a read connection, transactions on the write
@@ -157,5 +158,115 @@ describe('SQLite file with group commit', () => {
     expect(committedTexts().sort()).toEqual([...all].sort());
     await expect(insert(notes, 'too late')).rejects.toThrow();
     db = open();
+  });
+});
+
+describe("the write-ahead log's fsync, off the event loop", () => {
+  let dir: string;
+  let writer: SqliteWriter;
+  /** The fsyncs asked for and not yet let through: the file, and how to finish it. */
+  const flushes: { fd: number; finish(error?: Error): void }[] = [];
+  const activity = new WriterActivity();
+  let mark = 0;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'btalk-wal-'));
+    flushes.length = 0;
+    activity.markOf = () => mark;
+    writer = new SqliteWriter(path.join(dir, 'w.sqlite'), activity, (fd, done) => {
+      flushes.push({ fd, finish: (error) => fsync(fd, (real) => done(error ?? real)) });
+    });
+  });
+  afterEach(async () => {
+    const closed = writer.close();
+    for (let i = 0; i < 10; i++) {
+      for (const flush of flushes.splice(0)) flush.finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closed;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** One transaction on the writer: the statement, then its release; answers when it is durable. */
+  async function write(statement: string): Promise<void> {
+    await writer.lock();
+    writer.begin();
+    writer.query(CompiledQuery.raw(statement));
+    await writer.release();
+  }
+
+  function rowsSeenByAnotherConnection(): number {
+    const other = new DatabaseSync(path.join(dir, 'w.sqlite'));
+    try {
+      return Number(other.prepare('select count(*) as n from t').get()?.n);
+    } finally {
+      other.close();
+    }
+  }
+
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("answers a write only after the log's fsync, and moves the durable mark then", async () => {
+    const created = write('create table t (x)');
+    await turn();
+    await turn();
+    expect(flushes).toHaveLength(1);
+    // The fsync is of the write-ahead log itself.
+    expect(fstatSync(flushes[0]!.fd).ino).toBe(statSync(path.join(dir, 'w.sqlite-wal')).ino);
+    flushes.shift()!.finish();
+    await created;
+
+    mark = 7;
+    let answered = false;
+    const written = write('insert into t values (1)').then(() => {
+      answered = true;
+    });
+    await turn();
+    await turn();
+    // Committed (another connection reads it) but not answered, and the mark not moved, until the
+    // fsync is done.
+    expect(rowsSeenByAnotherConnection()).toBe(1);
+    expect(answered).toBe(false);
+    expect(activity.durableMark).toBe(0);
+    expect(flushes).toHaveLength(1);
+
+    // A second write meanwhile waits in the open batch (one fsync at a time, and the batch grows
+    // while one is under way): not committed yet.
+    mark = 8;
+    let secondAnswered = false;
+    const second = write('insert into t values (2)').then(() => {
+      secondAnswered = true;
+    });
+    await turn();
+    await turn();
+    expect(rowsSeenByAnotherConnection()).toBe(1);
+    expect(flushes).toHaveLength(1);
+
+    // The first fsync ends: the first write is answered, and the batch is committed and flushed.
+    flushes.shift()!.finish();
+    await written;
+    expect(activity.durableMark).toBe(7);
+    expect(secondAnswered).toBe(false);
+    expect(rowsSeenByAnotherConnection()).toBe(2);
+    expect(flushes).toHaveLength(1);
+    flushes.shift()!.finish();
+    await second;
+    expect(activity.durableMark).toBe(8);
+  });
+
+  it('fails the writes of a failed fsync, and leaves the durable mark where it was', async () => {
+    const created = write('create table t (x)');
+    await turn();
+    await turn();
+    flushes.shift()!.finish();
+    await created;
+    const before = activity.durableMark;
+    mark = 9;
+    const failed = write('insert into t values (1)');
+    await turn();
+    await turn();
+    flushes.shift()!.finish(new Error('EIO: the disk said no'));
+    await expect(failed).rejects.toThrow(/EIO/);
+    expect(activity.durableMark).toBe(before);
   });
 });

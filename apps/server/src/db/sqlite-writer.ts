@@ -1,3 +1,4 @@
+import { closeSync, fsync, openSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { CompiledQuery, QueryResult, SqliteDatabase } from 'kysely';
 import { adapt, openSqliteConnection } from './sqlite-connection.ts';
@@ -26,7 +27,18 @@ export class WriterActivity {
   committed(size: number): void {
     for (const listener of this.#listeners) listener(size);
   }
+
+  /**
+   * What to note of the database after each COMMIT, on the write connection (db/index.ts: the event
+   * log's last sequence number); `durableMark` is the note of the last COMMIT known to be on disk.
+   */
+  markOf: ((connection: DatabaseSync) => number) | null = null;
+  /** The mark of the last COMMIT made durable: the realtime hub reads the event log up to it. */
+  durableMark = 0;
 }
+
+/** How the write-ahead log is flushed to disk (the tests hold it back to see the order of things). */
+export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
 
 /** A transaction released into the open batch, waiting for the batch's COMMIT. */
 interface Waiting {
@@ -39,9 +51,14 @@ interface Waiting {
  * FIFO lock); the first of a batch opens the outer transaction (`BEGIN IMMEDIATE`) and each runs in
  * a savepoint, so that a failing one is rolled back alone. A finished transaction releases its
  * savepoint and the lock, and waits: the batch is committed after the event loop's turn, so that
- * the transactions of the requests that arrived meanwhile join it, and one COMMIT, one fsync
- * (`synchronous = FULL`), makes all of them durable. Only then is each transaction's commit resolved
- * (or rejected, if the COMMIT failed).
+ * the transactions of the requests that arrived meanwhile join it, and one COMMIT makes all of them
+ * durable. The COMMIT writes the write-ahead log without waiting for the disk (`synchronous =
+ * NORMAL`); the log's fsync runs in libuv's thread pool (`#sync`), so the event loop never waits for
+ * the disk, and only after it is each transaction's commit resolved (or rejected, if the COMMIT or
+ * the fsync failed): an answered write is on disk, as with `synchronous = FULL`. Between the COMMIT
+ * and the fsync (about a millisecond) the other connection may already read the batch; the realtime
+ * hub reads the event log only up to `WriterActivity.durableMark`, so no event is sent before it is
+ * on disk.
  */
 export class SqliteWriter {
   readonly #connection: DatabaseSync;
@@ -55,11 +72,29 @@ export class SqliteWriter {
   #batch: Waiting[] = [];
   readonly #activity: WriterActivity;
 
+  readonly #walFile: string;
+  readonly #syncFile: SyncFile;
+  #walFd: number | null = null;
+  /** Committed transactions, each with the mark of its COMMIT, waiting for the next fsync. */
+  #unsynced: { waiting: Waiting[]; mark: number }[] = [];
+  #syncing = false;
+  #synced: (() => void) | null = null;
+
   /** Opens the write connection of a database file; `activity` is told how busy it is. */
-  constructor(filename: string, activity: WriterActivity = new WriterActivity()) {
+  constructor(filename: string, activity: WriterActivity = new WriterActivity(), syncFile: SyncFile = fsync) {
     this.#connection = openSqliteConnection(filename);
+    // COMMIT writes the log without waiting for the disk; the log is flushed by `#sync`, off the
+    // event loop, and a transaction is answered only after that (durable as with FULL).
+    this.#connection.exec('PRAGMA synchronous = NORMAL');
     this.#db = adapt(this.#connection);
     this.#activity = activity;
+    this.#walFile = `${filename}-wal`;
+    this.#syncFile = syncFile;
+    activity.durableMark = this.#mark();
+  }
+
+  #mark(): number {
+    return this.#activity.markOf ? this.#activity.markOf(this.#connection) : 0;
   }
 
   /** Waits until the write connection is this caller's. */
@@ -89,13 +124,17 @@ export class SqliteWriter {
     }
   }
 
-  /** Commits the batch after this turn of the event loop, unless a transaction holds the connection then. */
+  /**
+   * Commits the batch after this turn of the event loop, unless a transaction holds the connection
+   * then, or the log's fsync is under way: the batch then grows until it ends (one COMMIT and one
+   * fsync for all that came meanwhile, as when the fsync held the event loop).
+   */
   #scheduleCommit(): void {
     if (this.#commitScheduled) return;
     this.#commitScheduled = true;
     setImmediate(() => {
       this.#commitScheduled = false;
-      if (this.#batchOpen && !this.#locked) this.#commit();
+      if (this.#batchOpen && !this.#locked && !this.#syncing) this.#commit();
     });
   }
 
@@ -111,11 +150,49 @@ export class SqliteWriter {
       // A failed COMMIT can leave the transaction open: end it, so that none of it is written later.
       if (this.#connection.isTransaction) this.#connection.exec('ROLLBACK');
     }
-    for (const waiting of batch) {
-      if (failure) waiting.reject(failure);
-      else waiting.resolve();
+    if (failure) {
+      for (const waiting of batch) waiting.reject(failure);
+      return;
     }
-    if (!failure) this.#activity.committed(batch.length);
+    this.#activity.committed(batch.length);
+    this.#unsynced.push({ waiting: batch, mark: this.#mark() });
+    this.#sync();
+  }
+
+  /**
+   * Flushes the write-ahead log to disk in libuv's thread pool, then answers every transaction
+   * committed before the flush began. One flush at a time: the COMMITs made meanwhile share the
+   * next one. A failed flush fails its transactions (their writes may or may not be on disk).
+   */
+  #sync(): void {
+    if (this.#syncing) return;
+    if (this.#unsynced.length === 0) {
+      this.#synced?.();
+      return;
+    }
+    const flushing = this.#unsynced;
+    this.#unsynced = [];
+    this.#syncing = true;
+    const done = (error: Error | null) => {
+      this.#syncing = false;
+      for (const { waiting } of flushing) {
+        for (const one of waiting) {
+          if (error) one.reject(error);
+          else one.resolve();
+        }
+      }
+      if (!error) this.#activity.durableMark = Math.max(this.#activity.durableMark, flushing.at(-1)!.mark);
+      if (this.#batchOpen && !this.#locked) this.#commit();
+      else this.#sync();
+    };
+    try {
+      // The log file is kept open for the connection's life. None yet: nothing was written to it.
+      this.#walFd ??= openSync(this.#walFile, 'r');
+    } catch (error) {
+      done((error as NodeJS.ErrnoException).code === 'ENOENT' ? null : (error as Error));
+      return;
+    }
+    this.#syncFile(this.#walFd, done);
   }
 
   /** Runs `work` on the connection; notices when SQLite has rolled the whole batch back. */
@@ -195,6 +272,12 @@ export class SqliteWriter {
     this.#closed = true;
     await last;
     if (this.#batchOpen) this.#commit();
+    if (this.#syncing || this.#unsynced.length > 0) {
+      await new Promise<void>((resolve) => {
+        this.#synced = resolve;
+      });
+    }
+    if (this.#walFd !== null) closeSync(this.#walFd);
     this.#db.close();
   }
 }

@@ -122,7 +122,10 @@ export class RealtimeHub {
   }
 
   async #findHead(): Promise<void> {
-    const position = await headSeq(this.#ctx.db.kysely);
+    const head = await headSeq(this.#ctx.db.kysely);
+    // Not past what is on disk (a SQLite batch between its COMMIT and its fsync is sent live later).
+    const durable = this.#ctx.db.durableEventSeq?.();
+    const position = durable === undefined ? head : Math.min(head, Math.max(durable, 0));
     // After the head: a room that changes meanwhile is also changed by an event after it.
     this.#everyone = await this.#ctx.rooms.everyoneRooms(this.#ctx.db.kysely);
     this.position = position;
@@ -184,7 +187,12 @@ export class RealtimeHub {
       try {
         if (!this.#headKnown) await this.#findHead();
         do {
-          events = await eventsAfter(this.#ctx.db.kysely, this.position, PAGE);
+          events = await eventsAfter(
+            this.#ctx.db.kysely,
+            this.position,
+            PAGE,
+            this.#ctx.db.durableEventSeq?.(),
+          );
           for (const event of events) {
             // A room this event opens (a started call-tree event, to its audience) is opened first,
             // in one go, so the event itself reaches everyone it concerns.

@@ -4,17 +4,25 @@ import { reusable } from '../db/reusable.ts';
 import { type DomainEventRecord, toRecord } from '../events/eventLog.ts';
 import { now } from '../ids.ts';
 
-/** Events of every room after `afterSeq`, oldest first: what one instance fans out per wake-up. */
+/**
+ * Events of every room after `afterSeq` (and up to `uptoSeq` when given: a SQLite file's last
+ * durable event), oldest first: what one instance fans out per wake-up.
+ */
 export async function eventsAfter(
   db: Kysely<Database>,
   afterSeq: number,
   limit: number,
+  uptoSeq?: number,
 ): Promise<DomainEventRecord[]> {
-  return (await allEventsAfter(db, afterSeq, limit)).map(toRecord);
+  return (await allEventsAfter(db, afterSeq, uptoSeq, limit)).map(toRecord);
 }
 
-const allEventsAfter = reusable((db: Kysely<Database>, afterSeq: number, limit: number) =>
-  db.selectFrom('events').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit),
+const allEventsAfter = reusable(
+  (db: Kysely<Database>, afterSeq: number, uptoSeq: number | undefined, limit: number) => {
+    let query = db.selectFrom('events').selectAll().where('seq', '>', afterSeq);
+    if (uptoSeq !== undefined) query = query.where('seq', '<=', uptoSeq);
+    return query.orderBy('seq').limit(limit);
+  },
 );
 
 /** Events in `rooms` with `afterSeq < seq <= uptoSeq`, oldest first, at most `limit`. */
