@@ -208,26 +208,38 @@ export function postBase(
   };
 }
 
-/** Posts as the viewer sees them: with their bell, acknowledgement and abilities. */
+/**
+ * Posts as the viewer sees them: with their bell, acknowledgement and abilities. `ringing`: the
+ * posts whose bell rings for the viewer, when read already (the topic page reads them with its page).
+ */
 export async function presentPosts(
   db: Kysely<Database>,
   viewer: Viewer,
   access: TopicAccess,
   rows: PostRow[],
+  ringing?: Set<string>,
 ): Promise<Post[]> {
   if (rows.length === 0) return [];
+  const ringingBells = async () =>
+    ringing ??
+    new Set(
+      (
+        await bellsOf(
+          db,
+          viewer.id,
+          rows.map((r) => r.id),
+        )
+      )
+        .filter((b) => Number(b.ringing) === 1)
+        .map((b) => b.post_id),
+    );
   const [{ bases, announcements }, bells] = await Promise.all([
     presentPostBasesFor(db, rows, viewer.id),
-    bellsOf(
-      db,
-      viewer.id,
-      rows.map((r) => r.id),
-    ),
+    ringingBells(),
   ]);
-  const ringing = new Set(bells.filter((b) => Number(b.ringing) === 1).map((b) => b.post_id));
   return bases.map((base, i) =>
     postAsSeenBy(viewer, access, rows[i]!, base, {
-      ringing: ringing.has(base.id),
+      ringing: bells.has(base.id),
       acknowledgedAt: announcements.acknowledged.get(base.id) ?? null,
     }),
   );

@@ -83,6 +83,14 @@ describeEachDatabase('posts API', (kind) => {
       const seen = dataOf<PostData>(await as(server, stranger).get(`/api/posts/${post.id}`));
       expect(seen.bell).toBe('off');
       expect(seen.abilities).toEqual({ edit: false, delete: false, pin: false, comment: true, react: true });
+      // The topic page reads each reader's own bell with its page of posts.
+      const bellOnPage = async (who: typeof alice) =>
+        dataOf<{ items: PostData[] }>(await as(server, who).get(`/api/topics/${t.id}/posts`)).items[0]!.bell;
+      expect(await bellOnPage(bob)).toBe('ring');
+      expect(await bellOnPage(stranger)).toBe('off');
+      expect((await as(server, bob).put(`/api/posts/${post.id}/bell`, { bell: 'off' })).statusCode).toBe(200);
+      expect(await bellOnPage(bob)).toBe('off');
+      expect(await bellOnPage(carol)).toBe('ring');
       const events = await eventsSince(server.ctx.db.kysely, [`topic:${t.id}`], 0, 10);
       expect(events.map((e) => e.type)).toEqual(['topic.created', 'post.created']);
       expect(events[1]!.payload).toMatchObject({ post: { id: post.id, body, number: 1 } });

@@ -21,7 +21,7 @@ import { transact } from '../../commands/transact.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { reusable } from '../../db/reusable.ts';
-import type { PostRow, UserRow } from '../../db/schema.ts';
+import type { UserRow } from '../../db/schema.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -62,20 +62,36 @@ function pageStart(query: PostPageQuery): PostPageStart {
   return query.from === 'oldest' ? { kind: 'oldest' } : { kind: 'newest' };
 }
 
-const topicPosts = (db: Kysely<Database>, topicId: string) =>
-  db.selectFrom('posts').selectAll().where('topic_id', '=', topicId);
+/** A topic's posts, each with the reader's bell (null: never chosen), read in the same query. */
+const topicPosts = (db: Kysely<Database>, userId: string, topicId: string) =>
+  db
+    .selectFrom('posts')
+    .leftJoin('post_bells as b', (j) => j.onRef('b.post_id', '=', 'posts.id').on('b.user_id', '=', userId))
+    .selectAll('posts')
+    .select('b.ringing as my_ringing')
+    .where('posts.topic_id', '=', topicId);
 
-const newestPosts = reusable((db: Kysely<Database>, topicId: string, limit: number) =>
-  topicPosts(db, topicId).orderBy('number', 'desc').limit(limit),
+const newestPosts = reusable((db: Kysely<Database>, userId: string, topicId: string, limit: number) =>
+  topicPosts(db, userId, topicId).orderBy('posts.number', 'desc').limit(limit),
 );
 
-const postsBelow = reusable((db: Kysely<Database>, topicId: string, below: number, limit: number) =>
-  topicPosts(db, topicId).where('number', '<', below).orderBy('number', 'desc').limit(limit),
+const postsBelow = reusable(
+  (db: Kysely<Database>, userId: string, topicId: string, below: number, limit: number) =>
+    topicPosts(db, userId, topicId)
+      .where('posts.number', '<', below)
+      .orderBy('posts.number', 'desc')
+      .limit(limit),
 );
 
-const postsAbove = reusable((db: Kysely<Database>, topicId: string, above: number, limit: number) =>
-  topicPosts(db, topicId).where('number', '>', above).orderBy('number', 'asc').limit(limit),
+const postsAbove = reusable(
+  (db: Kysely<Database>, userId: string, topicId: string, above: number, limit: number) =>
+    topicPosts(db, userId, topicId)
+      .where('posts.number', '>', above)
+      .orderBy('posts.number', 'asc')
+      .limit(limit),
 );
+
+type PageRow = Awaited<ReturnType<typeof newestPosts>>[number];
 
 /**
  * Loads one page of a topic's posts, newest first, and whether there are older and newer posts
@@ -85,18 +101,19 @@ const postsAbove = reusable((db: Kysely<Database>, topicId: string, above: numbe
  */
 async function loadPostPage(
   db: Kysely<Database>,
+  userId: string,
   topicId: string,
   start: PostPageStart,
   limit: number,
-): Promise<{ rows: PostRow[]; older: boolean; newer: boolean }> {
+): Promise<{ rows: PageRow[]; older: boolean; newer: boolean }> {
   const olderFrom = async (below: number | null, count: number) => {
     const rows = await (below === null
-      ? newestPosts(db, topicId, count + 1)
-      : postsBelow(db, topicId, below, count + 1));
+      ? newestPosts(db, userId, topicId, count + 1)
+      : postsBelow(db, userId, topicId, below, count + 1));
     return { rows: rows.slice(0, count), more: rows.length > count };
   };
   const newerFrom = async (above: number, count: number) => {
-    const rows = await postsAbove(db, topicId, above, count + 1);
+    const rows = await postsAbove(db, userId, topicId, above, count + 1);
     return { rows: rows.slice(0, count).reverse(), more: rows.length > count };
   };
   switch (start.kind) {
@@ -125,6 +142,11 @@ async function loadPostPage(
       return { rows: [...after.rows, ...before.rows], older: before.more, newer: after.more };
     }
   }
+}
+
+/** The posts of a page whose bell rings for the reader (read with the page). */
+function bellsRinging(rows: PageRow[]): Set<string> {
+  return new Set(rows.filter((r) => Number(r.my_ringing) === 1).map((r) => r.id));
 }
 
 /** One post as the person sees it (they may see it: checked before). */
@@ -202,11 +224,11 @@ export function postRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const db = ctx.db.kysely;
         const access = await requireVisibleTopic(db, user, request.params.topicId);
         const start = pageStart(request.query);
-        const page = await loadPostPage(db, access.topic.id, start, request.query.limit);
+        const page = await loadPostPage(db, user.id, access.topic.id, start, request.query.limit);
         const newest = page.rows[0];
         const oldest = page.rows.at(-1);
         const [items, pinned] = await Promise.all([
-          presentPosts(db, user, access, page.rows),
+          presentPosts(db, user, access, page.rows, bellsRinging(page.rows)),
           // The important posts the person has not acknowledged show there too, until they do.
           request.query.cursor === undefined ? loadPinned(db, user, access) : Promise.resolve([]),
         ]);
