@@ -62,7 +62,7 @@ const insertEvents = reusable(
         room,
         type: types[i]!,
         payload: payloads[i]!,
-        actor_id: actorIds[i]!,
+        actor_id: actorIds[i] ?? null,
         created_at: createdAt,
       })),
     );

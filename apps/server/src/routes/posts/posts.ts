@@ -62,36 +62,32 @@ function pageStart(query: PostPageQuery): PostPageStart {
   return query.from === 'oldest' ? { kind: 'oldest' } : { kind: 'newest' };
 }
 
-/** A topic's posts, each with the reader's bell (null: never chosen), read in the same query. */
-const topicPosts = (db: Kysely<Database>, userId: string, topicId: string) =>
-  db
-    .selectFrom('posts')
-    .leftJoin('post_bells as b', (j) => j.onRef('b.post_id', '=', 'posts.id').on('b.user_id', '=', userId))
-    .selectAll('posts')
-    .select('b.ringing as my_ringing')
-    .where('posts.topic_id', '=', topicId);
-
-const newestPosts = reusable((db: Kysely<Database>, userId: string, topicId: string, limit: number) =>
-  topicPosts(db, userId, topicId).orderBy('posts.number', 'desc').limit(limit),
+/**
+ * A topic's posts from a number on, nearest first, each with the reader's bell (null: never
+ * chosen) read in the same query: older ones (below `from`, or from the newest when it is
+ * undefined) or newer ones (above `from`). One indexed range read on (topic_id, number).
+ */
+const postsFrom = reusable(
+  (
+    db: Kysely<Database>,
+    userId: string,
+    topicId: string,
+    older: boolean,
+    from: number | undefined,
+    limit: number,
+  ) => {
+    let query = db
+      .selectFrom('posts')
+      .leftJoin('post_bells as b', (j) => j.onRef('b.post_id', '=', 'posts.id').on('b.user_id', '=', userId))
+      .selectAll('posts')
+      .select('b.ringing as my_ringing')
+      .where('posts.topic_id', '=', topicId);
+    if (from !== undefined) query = query.where('posts.number', older ? '<' : '>', from);
+    return query.orderBy('posts.number', older ? 'desc' : 'asc').limit(limit);
+  },
 );
 
-const postsBelow = reusable(
-  (db: Kysely<Database>, userId: string, topicId: string, below: number, limit: number) =>
-    topicPosts(db, userId, topicId)
-      .where('posts.number', '<', below)
-      .orderBy('posts.number', 'desc')
-      .limit(limit),
-);
-
-const postsAbove = reusable(
-  (db: Kysely<Database>, userId: string, topicId: string, above: number, limit: number) =>
-    topicPosts(db, userId, topicId)
-      .where('posts.number', '>', above)
-      .orderBy('posts.number', 'asc')
-      .limit(limit),
-);
-
-type PageRow = Awaited<ReturnType<typeof newestPosts>>[number];
+type PageRow = Awaited<ReturnType<typeof postsFrom>>[number];
 
 /**
  * Loads one page of a topic's posts, newest first, and whether there are older and newer posts
@@ -106,19 +102,17 @@ async function loadPostPage(
   start: PostPageStart,
   limit: number,
 ): Promise<{ rows: PageRow[]; older: boolean; newer: boolean }> {
-  const olderFrom = async (below: number | null, count: number) => {
-    const rows = await (below === null
-      ? newestPosts(db, userId, topicId, count + 1)
-      : postsBelow(db, userId, topicId, below, count + 1));
+  const olderFrom = async (below: number | undefined, count: number) => {
+    const rows = await postsFrom(db, userId, topicId, true, below, count + 1);
     return { rows: rows.slice(0, count), more: rows.length > count };
   };
   const newerFrom = async (above: number, count: number) => {
-    const rows = await postsAbove(db, userId, topicId, above, count + 1);
+    const rows = await postsFrom(db, userId, topicId, false, above, count + 1);
     return { rows: rows.slice(0, count).reverse(), more: rows.length > count };
   };
   switch (start.kind) {
     case 'newest': {
-      const { rows, more } = await olderFrom(null, limit);
+      const { rows, more } = await olderFrom(undefined, limit);
       return { rows, older: more, newer: false };
     }
     case 'older': {
