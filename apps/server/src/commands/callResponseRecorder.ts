@@ -5,6 +5,7 @@ import { currentAnswerId } from '../calltree/eventStore.ts';
 import type { AppContext } from '../context.ts';
 import { isPostgres } from '../db/engine.ts';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { CallAnswerRow, CallEventRow, UserRow } from '../db/schema.ts';
 import { recordEvent } from '../events/eventLog.ts';
 import { AppError, invalid } from '../http/errors.ts';
@@ -174,22 +175,27 @@ async function recordAnswer(
   chain: string[],
 ): Promise<RecordedAnswer | undefined> {
   const onBehalf = row.on_behalf === 1;
-  let targetQuery = trx
-    .selectFrom('call_event_targets')
-    .selectAll()
-    .where('event_id', '=', row.event_id)
-    .where('user_id', '=', row.user_id);
-  // Concurrent answers for the same person take turns (SQLite has one writer already).
-  if (isPostgres(trx)) targetQuery = targetQuery.forUpdate();
-  const target = await targetQuery.executeTakeFirstOrThrow();
+  const [target] = await targetOf(trx, row.event_id, row.user_id);
+  if (!target) throw new Error(`no target ${row.user_id} in call event ${row.event_id}`);
   // A retry (the same client-made id) is found here rather than by a read before the transaction:
   // one statement fewer for every answer. Refused below, the insert is rolled back with the rest.
-  const inserted = await trx
-    .insertInto('call_answers')
-    .values(row)
-    .onConflict((oc) => oc.columns(['event_id', 'client_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
+  const inserted = await insertAnswer(
+    trx,
+    row.id,
+    row.client_id,
+    row.event_id,
+    row.user_id,
+    row.answered_by,
+    row.on_behalf,
+    row.reached_via,
+    row.option_id,
+    row.status,
+    row.note,
+    row.location,
+    row.answered_at,
+    row.recorded_at,
+  );
+  if (inserted.length === 0) return undefined;
   if (onBehalf && target.status !== 'no_answer' && target.on_behalf === 0) {
     throw new AppError('conflict', 'This person has answered for themselves; their own answer stands.');
   }
@@ -200,23 +206,19 @@ async function recordAnswer(
     (!onBehalf && target.on_behalf === 1) ||
     answeredAt >= (target.answered_at ?? '');
   if (becomesCurrent) {
-    await trx
-      .updateTable('call_event_targets')
-      .set({
-        status: row.status,
-        option_id: row.option_id,
-        answer_id: row.id,
-        answered_at: answeredAt,
-        on_behalf: row.on_behalf,
-        first_answered_at:
-          target.first_answered_at && target.first_answered_at < answeredAt
-            ? target.first_answered_at
-            : answeredAt,
-        next_escalation_at: null,
-      })
-      .where('event_id', '=', row.event_id)
-      .where('user_id', '=', row.user_id)
-      .execute();
+    await makeCurrent(
+      trx,
+      row.event_id,
+      row.user_id,
+      row.status,
+      row.option_id,
+      row.id,
+      answeredAt,
+      row.on_behalf,
+      target.first_answered_at && target.first_answered_at < answeredAt
+        ? target.first_answered_at
+        : answeredAt,
+    );
   }
   await recordEvent(trx, {
     room: `callevent:${row.event_id}`,
@@ -236,6 +238,84 @@ async function recordAnswer(
   }
   return { answer: row, current: becomesCurrent };
 }
+
+/** The person's row of the event, locked on PostgreSQL: concurrent answers for one person take turns. */
+const targetOf = reusable((trx: Kysely<Database>, eventId: string, userId: string) => {
+  const query = trx
+    .selectFrom('call_event_targets')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId);
+  // SQLite has one writer at a time already.
+  return isPostgres(trx) ? query.forUpdate() : query;
+});
+
+/** Inserts an answer; no row back when its client-made id was used already (a retry). */
+const insertAnswer = reusable(
+  (
+    trx: Kysely<Database>,
+    id: string,
+    clientId: string,
+    eventId: string,
+    userId: string,
+    answeredBy: string,
+    onBehalf: number,
+    reachedVia: CallAnswerRow['reached_via'],
+    optionId: string,
+    status: CallAnswerRow['status'],
+    note: string | null,
+    location: string | null,
+    answeredAt: string,
+    recordedAt: string,
+  ) =>
+    trx
+      .insertInto('call_answers')
+      .values({
+        id,
+        client_id: clientId,
+        event_id: eventId,
+        user_id: userId,
+        answered_by: answeredBy,
+        on_behalf: onBehalf,
+        reached_via: reachedVia,
+        option_id: optionId,
+        status,
+        note,
+        location,
+        answered_at: answeredAt,
+        recorded_at: recordedAt,
+      })
+      .onConflict((oc) => oc.columns(['event_id', 'client_id']).doNothing())
+      .returning('id'),
+);
+
+/** Makes an answer the person's current one (and stops their escalation). */
+const makeCurrent = reusable(
+  (
+    trx: Kysely<Database>,
+    eventId: string,
+    userId: string,
+    status: CallAnswerRow['status'],
+    optionId: string,
+    answerId: string,
+    answeredAt: string,
+    onBehalf: number,
+    firstAnsweredAt: string,
+  ) =>
+    trx
+      .updateTable('call_event_targets')
+      .set({
+        status,
+        option_id: optionId,
+        answer_id: answerId,
+        answered_at: answeredAt,
+        on_behalf: onBehalf,
+        first_answered_at: firstAnsweredAt,
+        next_escalation_at: null,
+      })
+      .where('event_id', '=', eventId)
+      .where('user_id', '=', userId),
+);
 
 /** The `callevent.answered` event's payload, but whether the answer became current. */
 function answeredPayload(row: CallAnswerRow, chain: string[]) {

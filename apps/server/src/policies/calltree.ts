@@ -1,6 +1,7 @@
 import type { CallEventAbilities, CallTreeAbilities } from '@btalk/contracts';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { reusable } from '../db/reusable.ts';
 import type { CallEventRow, CallEventTargetRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -121,14 +122,14 @@ const TARGET_COLUMNS = [
 /**
  * The event, its tree's name and how `user` relates to it, in one query (every call-tree request and
  * every answer asks it first; in the crisis minute each statement saved is a round trip fewer at
- * hundreds of answers a second). Undefined when there is no such event.
+ * hundreds of answers a second), built once. Undefined when there is no such event.
  */
-async function eventAndAccessRow(db: Kysely<Database>, user: UserRow, eventId: string) {
-  return db
+const eventAndAccessRows = reusable((db: Kysely<Database>, userId: string, eventId: string) =>
+  db
     .selectFrom('call_events as e')
     .leftJoin('call_trees as tree', 'tree.id', 'e.tree_id')
     .leftJoin('call_event_targets as t', (join) =>
-      join.onRef('t.event_id', '=', 'e.id').on('t.user_id', '=', user.id),
+      join.onRef('t.event_id', '=', 'e.id').on('t.user_id', '=', userId),
     )
     .selectAll('e')
     .select('tree.name as tree_name')
@@ -140,7 +141,7 @@ async function eventAndAccessRow(db: Kysely<Database>, user: UserRow, eventId: s
             .selectFrom('call_tree_managers as m')
             .select('m.user_id')
             .whereRef('m.tree_id', '=', 'e.tree_id')
-            .where('m.user_id', '=', user.id),
+            .where('m.user_id', '=', userId),
         )
         .as('is_event_manager'),
       eb
@@ -149,12 +150,16 @@ async function eventAndAccessRow(db: Kysely<Database>, user: UserRow, eventId: s
             .selectFrom('call_event_targets as r')
             .select('r.user_id')
             .whereRef('r.event_id', '=', 'e.id')
-            .where('r.manager_id', '=', user.id),
+            .where('r.manager_id', '=', userId),
         )
         .as('has_reports'),
     ])
-    .where('e.id', '=', eventId)
-    .executeTakeFirst();
+    .where('e.id', '=', eventId),
+);
+
+async function eventAndAccessRow(db: Kysely<Database>, user: UserRow, eventId: string) {
+  const [row] = await eventAndAccessRows(db, user.id, eventId);
+  return row;
 }
 
 type EventAndAccessRow = NonNullable<Awaited<ReturnType<typeof eventAndAccessRow>>>;
