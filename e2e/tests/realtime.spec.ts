@@ -99,3 +99,68 @@ test('what one person does appears for the other without a reload, and a network
   await anong.context.close();
   await boon.context.close();
 });
+
+test('a cold load asks for each answer once, and again only for what the stream finds out of date', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const base = baseURL ?? '';
+  const chanya = await personPage(browser, base, 'Chanya Coldload');
+  const page = chanya.page;
+  const asked = new Map<string, number>();
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (r.method() === 'GET' && pathname.startsWith('/api/'))
+      asked.set(pathname, (asked.get(pathname) ?? 0) + 1);
+  });
+  const live = indicator(page, /Live updates on/);
+
+  // Nothing happens meanwhile: the stream starts where the answers stand, and none is read twice
+  // (the first `ready` used to read everything loaded before it again).
+  for (let i = 0; i < 3; i++) {
+    await page.reload();
+    await expect(live).toBeVisible();
+    await page.waitForTimeout(1000);
+  }
+  expect(asked.get('/api/topics')).toBe(3);
+  expect(asked.get('/api/me')).toBe(3);
+  // (A part that loads once the page is there, Home's Important strip, may come after the count.)
+  expect([...asked].filter(([, n]) => n > 3)).toEqual([]);
+
+  // Home's list is answered, then a topic is started before the stream says hello: the event is
+  // before the stream's start, so it does not come live; the list is read again instead.
+  let helloMayGo!: () => void;
+  const held = new Promise<void>((resolve) => {
+    helloMayGo = resolve;
+  });
+  await page.routeWebSocket(/\/api\/realtime$/, (ws) => {
+    const server = ws.connectToServer();
+    let order = Promise.resolve();
+    ws.onMessage((message) => {
+      order = order.then(async () => {
+        if (typeof message === 'string' && message.includes('"hello"')) await held;
+        server.send(message);
+      });
+    });
+  });
+  asked.clear();
+  const listed = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/topics' && r.request().method() === 'GET',
+  );
+  await page.reload();
+  const listedAt = Number((await listed).headers()['x-btalk-event-seq']);
+  const title = `Started meanwhile ${randomUUID().slice(0, 8)}`;
+  await apiAs(base, chanya.token, 'POST', '/topics', { title, visibility: 'organisation' });
+  // The server's stream has read the new topic's events: a new answer says so.
+  await expect
+    .poll(async () => {
+      const answer = await page.request.get(`${base}/api/health`);
+      return Number(answer.headers()['x-btalk-event-seq']);
+    })
+    .toBeGreaterThan(listedAt);
+  helloMayGo();
+  await expect(live).toBeVisible();
+  await expect(page.getByRole('link', { name: title })).toBeVisible();
+  expect(asked.get('/api/topics')).toBe(2);
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EVENT_SEQ_HEADER } from '@btalk/contracts';
 import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
@@ -145,6 +146,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         syncThreshold: 512 * 1024,
         encodings: ['br', 'gzip'],
         customTypes: API_COMPRESSIBLE,
+      });
+      // Where the realtime stream was when the request arrived: the answer reflects at least that
+      // much, so the web client keeps it through its stream's first `ready` (RealtimeProvider).
+      api.addHook('onRequest', (_request, reply, done) => {
+        const seq = ctx.stream.get();
+        if (seq !== null) reply.header(EVENT_SEQ_HEADER, String(seq));
+        done();
       });
       // One limiter (and Redis connection) for every route that asks for a limit.
       await registerRateLimits(api, ctx);

@@ -17,6 +17,7 @@ import type { Channel } from './notifications/channels/channel.ts';
 import { createChannels } from './notifications/channels/index.ts';
 import { loadVapidKeys, type VapidKeys } from './notifications/vapid.ts';
 import { createRoomRegistry, type RoomRegistry } from './realtime/rooms.ts';
+import { StreamPosition } from './realtime/streamPosition.ts';
 
 /** What every part of the server is given: configuration, storage and services. No global state. */
 export interface AppContext {
@@ -50,6 +51,8 @@ export interface AppContext {
   eventPeople: FreshLoads<LoadedEventPeople>;
   /** Call-tree events' snapshots (who manages whom), read once per event (calltree/snapshots.ts). */
   snapshots: EventSnapshots;
+  /** Where this instance's realtime stream is in the event log (the API's `EVENT_SEQ_HEADER`). */
+  stream: StreamPosition;
 }
 
 /** Builds the context of a server from its configuration and open database. */
@@ -82,5 +85,6 @@ export function createContext(config: Config, db: Db, version: string): AppConte
     lifecycle: new Lifecycle(),
     eventPeople: new FreshLoads(FRESH_LOAD_GAP_MS, FRESH_LOAD_KEEP_MS),
     snapshots: new EventSnapshots(),
+    stream: new StreamPosition(),
   };
 }

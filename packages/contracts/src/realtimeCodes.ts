@@ -1,4 +1,4 @@
-// The realtime protocol's message types and close codes. Imports nothing (no zod): the web app takes
+// The realtime protocol's message types, close codes and the API's stream-position header. Imports nothing (no zod): the web app takes
 // them from `@btalk/contracts/constants`; `realtime.ts` re-exports them beside its schemas.
 
 /**
@@ -64,3 +64,10 @@ export const RealtimeCloseCode = {
   tooManyMessages: 4430,
 } as const;
 export type RealtimeCloseCode = (typeof RealtimeCloseCode)[keyof typeof RealtimeCloseCode];
+
+/**
+ * Response header of every API answer: the event log's position this server's realtime stream had
+ * reached when the request arrived. The answer reflects at least every event up to it, so a client
+ * whose first `ready` names a position no later than this need not read the answer again.
+ */
+export const EVENT_SEQ_HEADER = 'x-btalk-event-seq';

@@ -129,6 +129,7 @@ export class RealtimeHub {
     // After the head: a room that changes meanwhile is also changed by an event after it.
     this.#everyone = await this.#ctx.rooms.everyoneRooms(this.#ctx.db.kysely);
     this.position = position;
+    if (!this.#headKnown) this.#ctx.stream.attach(() => this.position);
     this.#headKnown = true;
   }
 
@@ -600,6 +601,7 @@ export class RealtimeHub {
   /** Drains, then leaves the cluster signal: the last step, once no request is in flight. */
   async stop(): Promise<void> {
     this.drain();
+    this.#ctx.stream.detach();
     this.#unsubscribeBus();
     this.#untrackMetrics();
     await this.#signal.close();

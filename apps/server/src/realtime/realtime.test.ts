@@ -1,4 +1,4 @@
-import { RealtimeCloseCode, type ServerMessage } from '@btalk/contracts';
+import { EVENT_SEQ_HEADER, RealtimeCloseCode, type ServerMessage } from '@btalk/contracts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId, now } from '../ids.ts';
 import { describeEachDatabase } from '../test/db.ts';
@@ -156,6 +156,28 @@ describeEachDatabase('realtime stream', (kind) => {
       expect(new Set(events.map((e) => (e.payload as { i: number }).i)).size).toBe(20);
       // The payload is an object inside the message, not JSON text inside JSON.
       expect(typeof events[0]!.payload).toBe('object');
+    });
+
+    it("answers every API request with the stream's position when it arrived, and a ready names it too", async () => {
+      const alice = await signedIn(server);
+      const c = client(where.url);
+      await c.hello(alice.token, API_KEY);
+      const event = await record(server.ctx, `user:${alice.user.id}`, 'test.position');
+      await c.waitForEvents(1, (m) => m.type === 'event' && m.seq === event.seq);
+      // The stream has read the event: an answer from now on reflects it, and says so.
+      const me = await server.request({ method: 'GET', url: '/api/me', headers: alice.headers });
+      expect(me.statusCode).toBe(200);
+      expect(Number(me.headers[EVENT_SEQ_HEADER])).toBeGreaterThanOrEqual(event.seq);
+      // Refusals carry it as well (nothing to reflect, but the client needs no special case).
+      const refused = await server.request({ method: 'GET', url: '/api/me' });
+      expect(refused.statusCode).toBe(401);
+      expect(Number(refused.headers[EVENT_SEQ_HEADER])).toBeGreaterThanOrEqual(event.seq);
+      const fresh = client(where.url);
+      await fresh.hello(alice.token, API_KEY);
+      // Nothing happened since: the new stream starts where the answer stands.
+      expect(fresh.messages.find((m) => m.type === 'ready')).toMatchObject({
+        seq: Number(me.headers[EVENT_SEQ_HEADER]),
+      });
     });
 
     it('replays what was missed after reconnecting: nothing missed, nothing doubled', async () => {

@@ -2,6 +2,7 @@ import { File as NodeFile } from 'node:buffer';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EVENT_SEQ_HEADER } from '@btalk/contracts/constants';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionStore, SESSION_STORAGE_KEY, type SessionStore } from '../stores/session.ts';
 import { createTokenCipher } from '../stores/tokenCipher.ts';
@@ -161,6 +162,25 @@ describe('the API client', () => {
     expect(seen[3]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(seen[3]?.body).toContain('filename="hello.txt"');
     expect(seen[3]?.body).toContain('hello');
+  });
+
+  it("keeps the stream position each answer names for that answer's data, and none for others", async () => {
+    await session.setTokens({ accessToken: 'access-1' });
+    let seq = 41;
+    handler = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', [EVENT_SEQ_HEADER]: String(seq++) });
+      res.end(JSON.stringify({ code: 0, data: { n: seq } }));
+      return true;
+    };
+    const api = client();
+    const first = await api.get('/topics');
+    const second = await api.get('/topics');
+    expect([api.answerSeq(first), api.answerSeq(second)]).toEqual([41, 42]);
+    // A copy of the data, and an answer without the header, are not known to reflect anything.
+    expect(api.answerSeq({ ...(first as object) })).toBeUndefined();
+    handler = always(200, { code: 0, data: { n: 0 } });
+    expect(api.answerSeq(await api.get('/topics'))).toBeUndefined();
+    expect(api.answerSeq(null)).toBeUndefined();
   });
 
   it('rejects with the whole envelope for a code other than 0', async () => {

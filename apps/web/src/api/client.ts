@@ -1,5 +1,5 @@
 import type { RefreshRequest, RefreshResponse } from '@btalk/contracts';
-import { ErrorCode } from '@btalk/contracts/constants';
+import { ErrorCode, EVENT_SEQ_HEADER } from '@btalk/contracts/constants';
 import type { SessionStore } from '../stores/session.ts';
 import { HttpError, NetworkError } from './errors.ts';
 
@@ -63,6 +63,12 @@ export interface ApiClient {
    * refused elsewhere, e.g. by the realtime stream; true when a newer access token is stored.
    */
   refresh(failedToken: string | null): Promise<boolean>;
+  /**
+   * The event log's position the server's stream had reached when it answered the request whose
+   * data this is (`EVENT_SEQ_HEADER`): the data reflects at least every event up to it. Undefined
+   * for data this client did not receive as an answer's (or a server that did not say).
+   */
+  answerSeq(data: unknown): number | undefined;
 }
 
 /** Name of the Web Lock that serialises refreshes across this origin's tabs. */
@@ -123,6 +129,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   // Concurrent 401s in this tab wait for one refresh instead of each spending the refresh token.
   let refreshing: Promise<boolean> | null = null;
+  // The stream's position behind each answer's data (objects only: a primitive has no identity).
+  const answerSeqs = new WeakMap<object, number>();
 
   async function refreshSession(failedToken: string | null): Promise<boolean> {
     // Another tab may have refreshed while this one waited for the lock: its tokens are in storage.
@@ -159,7 +167,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function exchange(
     config: RequestConfig,
     token: string | null,
-  ): Promise<{ status: number; body: unknown }> {
+  ): Promise<{ status: number; body: unknown; seq: number | undefined }> {
     const headers: Record<string, string> = { 'x-api-key': options.apiKey };
     const json = config.body === undefined || config.body === null ? undefined : JSON.stringify(config.body);
     if (json !== undefined) headers['Content-Type'] = 'application/json';
@@ -181,7 +189,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
       const response = await fetch(request);
       const answer = config.blob && response.ok ? await response.blob() : parseText(await response.text());
-      return { status: response.status, body: answer };
+      const seq = Number.parseInt(response.headers.get(EVENT_SEQ_HEADER) ?? '', 10);
+      return { status: response.status, body: answer, seq: Number.isSafeInteger(seq) ? seq : undefined };
     } catch (error) {
       if (timedOut) {
         throw new NetworkError(`timeout of ${API_TIMEOUT_MS}ms exceeded`, { timedOut: true, cause: error });
@@ -194,7 +203,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function send<T>(config: RequestConfig, retried = false): Promise<T> {
     const token = await session.accessToken();
-    const { status, body } = await exchange(config, token);
+    const { status, body, seq } = await exchange(config, token);
 
     if (status === 401 && config.path !== REFRESH_PATH && !retried) {
       // Another request may have refreshed while this one was in flight: then just repeat it.
@@ -206,7 +215,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     // A failed file download still answers an envelope (read above as JSON, not as a Blob).
     if (isEnvelope(body)) {
-      if (body.code === ErrorCode.ok) return body.data as T;
+      if (body.code === ErrorCode.ok) {
+        if (seq !== undefined && typeof body.data === 'object' && body.data !== null)
+          answerSeqs.set(body.data, seq);
+        return body.data as T;
+      }
       if (body.code === ErrorCode.termsNotAccepted) navigation.toTerms();
       throw body;
     }
@@ -223,5 +236,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     request: (method, path, opts = {}) => send({ method, path, params: opts.params, body: opts.body }),
     blob: (path) => send<Blob>({ method: 'get', path, blob: true }),
     refresh: (failedToken) => refreshOnce(failedToken),
+    answerSeq: (data) => (typeof data === 'object' && data !== null ? answerSeqs.get(data) : undefined),
   };
 }

@@ -38,8 +38,11 @@ export interface RealtimeClientOptions {
   onEvent(event: EventMessage): void;
   /** The client was too far behind (or this is a fresh start after a gap): refetch everything. */
   onResync(): void;
-  /** Replay is done; `first` on the first `ready` of this client (what was loaded before may be stale). */
-  onReady?(info: { first: boolean; userId: string }): void;
+  /**
+   * Replay is done; `first` on the first `ready` of this client (what was loaded before may be
+   * stale); `seq`: every event after it comes on the stream.
+   */
+  onReady?(info: { first: boolean; userId: string; seq: number }): void;
   /** Typing and presence of other people. */
   onVolatile?(message: VolatileMessage | PresenceSnapshotMessage): void;
   /** The server refuses the person until they accept the current terms. */
@@ -233,7 +236,7 @@ export class RealtimeClient {
         this.state.setState({ status: 'connected', userId: message.userId });
         this.#startHeartbeat();
         this.#announcePresence();
-        this.#o.onReady?.({ first, userId: message.userId });
+        this.#o.onReady?.({ first, userId: message.userId, seq: message.seq });
         break;
       }
       case 'volatile':

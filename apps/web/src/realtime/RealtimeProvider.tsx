@@ -8,6 +8,7 @@ import { useStore } from '../stores/createStore.ts';
 import { applyEvent } from './cacheUpdates.ts';
 import { type Realtime, RealtimeContext } from './context.ts';
 import { RealtimeClient } from './RealtimeClient.ts';
+import { readStaleQueriesAgain } from './staleQueries.ts';
 import { createVolatileStore } from './volatileStore.ts';
 
 /** `ws(s)://host/api/realtime` from the configuration's `apiBase` (absolute or relative to the page). */
@@ -39,8 +40,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       },
       // Too far behind, or the first connection: what was loaded before it may have missed events.
       onResync: () => void queryClient.invalidateQueries(),
-      onReady: ({ first }) => {
-        if (first) void queryClient.invalidateQueries();
+      // What was loaded before the first `ready` and does not reflect its position is read again.
+      onReady: ({ first, seq }) => {
+        if (first) readStaleQueriesAgain(queryClient, seq, api.client.answerSeq);
       },
       onVolatile: (message) => volatile.apply(message),
       // New terms end the stream at once. The administrator who just published them stays to read
