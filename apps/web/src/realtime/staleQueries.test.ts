@@ -98,4 +98,24 @@ describe('readStaleQueriesAgain', () => {
     await loading;
     expect(qc.getQueryState(['topic'])?.isInvalidated).toBe(false);
   });
+
+  it('stops watching a load that was cancelled: what is asked afterwards was asked after the start', async () => {
+    const { answerSeq, answer } = answers();
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client = qc;
+    const never = qc
+      .fetchQuery({
+        queryKey: ['gone'],
+        queryFn: ({ signal }) =>
+          new Promise<object>((_, reject) => {
+            signal.addEventListener('abort', () => reject(signal.reason));
+          }),
+      })
+      .catch(() => undefined);
+    readStaleQueriesAgain(qc, 9, answerSeq);
+    await qc.cancelQueries({ queryKey: ['gone'] });
+    await never;
+    await qc.fetchQuery({ queryKey: ['gone'], queryFn: () => Promise.resolve(answer({ gone: false }, 3)) });
+    expect(qc.getQueryState(['gone'])?.isInvalidated).toBe(false);
+  });
 });

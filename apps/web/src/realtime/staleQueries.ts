@@ -37,14 +37,14 @@ export function readStaleQueriesAgain(qc: QueryClient, seq: number, answerSeq: A
   if (loading.size === 0) return () => {};
   const stop = cache.subscribe((event) => {
     if (event.type !== 'updated' || !loading.has(event.query.queryHash)) return;
+    // Still loading (a realtime patch of it meanwhile is not its answer).
+    if (event.query.state.fetchStatus === 'fetching') return;
+    loading.delete(event.query.queryHash);
+    // Its own answer decides; an error or a cancelled load leaves it to whoever asks next.
     const { action } = event;
-    // Its own answer (not a realtime patch of it), or its end in an error (read again when asked).
-    if ((action.type === 'success' && !action.manual) || action.type === 'error') {
-      loading.delete(event.query.queryHash);
-      if (action.type === 'success' && !reflects(event.query.state.data, seq, answerSeq))
-        readAgain(qc, event.query);
-      if (loading.size === 0) stop();
-    }
+    if (action.type === 'success' && !action.manual && !reflects(event.query.state.data, seq, answerSeq))
+      readAgain(qc, event.query);
+    if (loading.size === 0) stop();
   });
   return stop;
 }
