@@ -17,52 +17,55 @@ function answers() {
 let client: QueryClient | undefined;
 afterEach(() => client?.clear());
 
+/** The keys of the queries marked to be read again. */
+function invalidatedKeys(qc: QueryClient): unknown[] {
+  return qc
+    .getQueryCache()
+    .getAll()
+    .filter((q) => q.state.isInvalidated)
+    .map((q) => q.queryKey[0])
+    .sort();
+}
+
 describe('readStaleQueriesAgain', () => {
   it('reads again only what does not reflect the stream’s first position, also once it answers', async () => {
     const { answerSeq, answer } = answers();
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
     client = qc;
-    const fetched: string[] = [];
-    const fetchFor = (key: string, seq: number) => () => {
-      fetched.push(key);
-      return Promise.resolve(answer({ key }, seq));
-    };
+    const answering = (seq: number) => () => Promise.resolve(answer({ seq }, seq));
     // Loaded before the stream started: one at its position, one before it, one with no position,
-    // and an infinite query whose pages straddle it.
-    await qc.fetchQuery({ queryKey: ['current'], queryFn: fetchFor('current', 40) });
-    await qc.fetchQuery({ queryKey: ['behind'], queryFn: fetchFor('behind', 39) });
+    // and two infinite queries of two pages each: one with a page before it, one with none.
+    await qc.fetchQuery({ queryKey: ['current'], queryFn: answering(40) });
+    await qc.fetchQuery({ queryKey: ['behind'], queryFn: answering(39) });
     await qc.fetchQuery({ queryKey: ['unknown'], queryFn: () => Promise.resolve({ made: 'here' }) });
-    await qc.fetchInfiniteQuery({
-      queryKey: ['pages'],
-      queryFn: fetchFor('pages', 38),
-      initialPageParam: 0,
-    });
+    for (const [key, seqs] of [
+      ['pages-straddling', [40, 38]],
+      ['pages-current', [41, 40]],
+    ] as const) {
+      await qc.fetchInfiniteQuery({
+        queryKey: [key],
+        queryFn: ({ pageParam }) => Promise.resolve(answer({ page: pageParam }, seqs[pageParam]!)),
+        initialPageParam: 0,
+        getNextPageParam: (_last, pages) => (pages.length < 2 ? pages.length : undefined),
+        pages: 2,
+      });
+    }
     // Still loading when the stream is ready: judged by its answer.
     let answerLate!: (data: object) => void;
     const late = qc.fetchQuery({
       queryKey: ['late'],
-      queryFn: () => {
-        fetched.push('late');
-        return new Promise<object>((resolve) => {
+      queryFn: () =>
+        new Promise<object>((resolve) => {
           answerLate = resolve;
-        });
-      },
+        }),
     });
-    fetched.length = 0;
 
     const stop = readStaleQueriesAgain(qc, 40, answerSeq);
-    const invalidated = () =>
-      qc
-        .getQueryCache()
-        .getAll()
-        .filter((q) => q.state.isInvalidated)
-        .map((q) => q.queryKey[0])
-        .sort();
-    expect(invalidated()).toEqual(['behind', 'pages', 'unknown']);
+    expect(invalidatedKeys(qc)).toEqual(['behind', 'pages-straddling', 'unknown']);
 
     answerLate(answer({ key: 'late' }, 39));
     await late;
-    expect(invalidated()).toEqual(['behind', 'late', 'pages', 'unknown']);
+    expect(invalidatedKeys(qc)).toEqual(['behind', 'late', 'pages-straddling', 'unknown']);
     stop();
   });
 
@@ -73,12 +76,7 @@ describe('readStaleQueriesAgain', () => {
     await qc.fetchQuery({ queryKey: ['a'], queryFn: () => Promise.resolve(answer({ a: 1 }, 7)) });
     await qc.fetchQuery({ queryKey: ['b'], queryFn: () => Promise.resolve(answer({ b: 1 }, 9)) });
     readStaleQueriesAgain(qc, 7, answerSeq);
-    expect(
-      qc
-        .getQueryCache()
-        .getAll()
-        .some((q) => q.state.isInvalidated),
-    ).toBe(false);
+    expect(invalidatedKeys(qc)).toEqual([]);
   });
 
   it('keeps a query that was loading when the stream became ready if its answer reflects the position', async () => {
