@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { apiAs } from '../api.ts';
-import { expectNoSeriousViolations } from '../axe.ts';
+import { expectNoSeriousViolations, seriousViolations } from '../axe.ts';
 import { expect, test } from '../fixtures.ts';
 import {
   acceptTerms,
@@ -359,6 +359,23 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
   await visit(page, '/settings/notifications', at('notification settings'));
   await context.close();
 }
+
+test('the check itself finds serious violations, and again after the page changes without a reload', async ({
+  page,
+}) => {
+  const html = (body: string) =>
+    `<html lang="en"><title>Check</title><main><h1>Check</h1>${body}</main></html>`;
+  await page.setContent(html('<button></button>'));
+  expect((await seriousViolations(page)).map((hit) => hit.rule)).toEqual(['button-name']);
+  // As the sweep moves between screens: the same document, axe already in it.
+  await page.evaluate(() => {
+    document.querySelector('button')!.textContent = 'Send';
+    document.querySelector('main')!.insertAdjacentHTML('beforeend', '<img src="x.png">');
+  });
+  expect((await seriousViolations(page)).map((hit) => hit.rule)).toEqual(['image-alt']);
+  await page.setContent(html('<p style="color:#777;background:#888">Low contrast</p>'));
+  expect((await seriousViolations(page)).map((hit) => hit.rule)).toEqual(['color-contrast']);
+});
 
 // Light and dark side by side in each test: the round of 2 x 2 x 2 combinations stays within minutes.
 for (const width of [1280, 390])
