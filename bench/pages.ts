@@ -1,7 +1,8 @@
 /**
  * The API pages against bare Fastify (issue 14, point 4): the topic page, Home's topic list and a
  * search matching a few posts among many, each next to a bare Fastify route answering the SAME JSON,
- * both on 127.0.0.1 in this run (autocannon, 10 connections, the bare route right before its case).
+ * both on 127.0.0.1 in this run (autocannon, 10 connections or `--connections=N`, the bare route right
+ * before its case).
  * Measured with one topic at 200 posts, then again once 20,000 more posts are in it (Home's list and
  * search must not slow down with the size of a topic). Prints a Markdown table for docs/benchmarks.md.
  *
@@ -26,7 +27,10 @@ import { openBenchDatabase, productionBenchConfig } from './benchDb.ts';
 const args = process.argv.slice(2);
 const POSTGRES = args.includes('--postgres');
 const seconds = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
-const connections = 10;
+/** `--connections=N`: 10 by default; 1 shows one request's latency (its waits for the database) alone. */
+const connections = Number(
+  args.find((a) => a.startsWith('--connections='))?.slice('--connections='.length) ?? 10,
+);
 /** Topics on Home besides the big one: more than a page of 30. */
 const OTHER_TOPICS = 40;
 /** Posts added to the big topic for the second round. */
