@@ -115,10 +115,19 @@ test('a profile card starts a direct conversation that reaches the other person 
   await k.getByLabel('Message').press('Enter');
   await expect(s.getByRole('article').filter({ hasText: `Bring the plans ${word}` })).toBeVisible();
 
-  // "New message" with two people opens a conversation of three.
+  // The dialog's code and texts load on its first use without Home's lists giving way to "Loading"
+  // meanwhile: the focus goes from "New message" into the dialog, and back to it when it closes.
   await k.goto('/');
-  await k.getByRole('button', { name: 'New message' }).click();
+  const newMessage = k.getByRole('button', { name: 'New message' });
+  await newMessage.click();
   const dialog = k.getByRole('dialog', { name: 'New message' });
+  await expect(dialog).toBeVisible();
+  await k.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(newMessage).toBeFocused();
+
+  // "New message" with two people opens a conversation of three.
+  await newMessage.click();
   const picker = dialog.getByLabel('People');
   for (const person of ['Somchai', 'Malee']) {
     await picker.fill(person);

@@ -82,4 +82,15 @@ export async function startI18n(): Promise<typeof i18n> {
   return i18n;
 }
 
+/**
+ * A lazily loaded part's code together with the texts it shows: with `lazyOnFirstUse`, a part whose
+ * namespace was not loaded yet would otherwise suspend when it first draws, and the screen's
+ * `Suspense` around it would swap what is on screen for "Loading..." (Home's lists, while "New
+ * message" opened) and drop the keyboard focus.
+ */
+export async function withTexts<T>(code: Promise<T>, ...namespaces: string[]): Promise<T> {
+  const [module] = await Promise.all([code, i18n.loadNamespaces(namespaces)]);
+  return module;
+}
+
 export { i18n };

@@ -1,8 +1,9 @@
 import { type CSSProperties, type MouseEvent, type ReactNode, Suspense, useState } from 'react';
+import { withTexts } from '../../i18n/index.ts';
 import { lazyOnFirstUse } from '../lazyOnFirstUse.tsx';
 
 // The card's code (MUI Popover, the profile query, the buttons) loads on the first click, hover or focus.
-const PersonCard = lazyOnFirstUse(() => import('./PersonCard.tsx'));
+const PersonCard = lazyOnFirstUse(() => withTexts(import('./PersonCard.tsx'), 'personCard'));
 
 /** Who a person button opens: an id for the card, a name to show until it has loaded. */
 export interface CardPerson {

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { withTexts } from '../../i18n/index.ts';
 import { lazyOnFirstUse } from '../lazyOnFirstUse.tsx';
 import { usePeopleSearch } from '../PeoplePicker.tsx';
 import { PersonAvatar } from '../PersonAvatar.tsx';
@@ -15,7 +16,7 @@ import type { CardPerson } from '../PersonCard/PersonButton.tsx';
 import { useTopicFinder } from '../useTopicFinder.ts';
 
 // A person opens their profile card, whose code loads when the first person is picked.
-const PersonCard = lazyOnFirstUse(() => import('../PersonCard/PersonCard.tsx'));
+const PersonCard = lazyOnFirstUse(() => withTexts(import('../PersonCard/PersonCard.tsx'), 'personCard'));
 
 /** Something to jump to. */
 type Choice =

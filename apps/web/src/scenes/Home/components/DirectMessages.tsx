@@ -8,11 +8,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ME_QUERY_KEY } from '../../../api/me.ts';
 import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
+import { withTexts } from '../../../i18n/index.ts';
 import { useServices } from '../../../services.tsx';
 import { TopicList } from './TopicList.tsx';
 
 // The dialog and the people picker load when "New message" is first pressed (or hovered, focused).
-const NewMessageDialog = lazyOnFirstUse(() => import('./NewMessageDialog.tsx'));
+const NewMessageDialog = lazyOnFirstUse(() => withTexts(import('./NewMessageDialog.tsx'), 'directMessages'));
 
 /**
  * Home's "Direct messages", apart from the topics: my conversations, newest activity first, each

@@ -1,9 +1,10 @@
 import { usePendingAnnouncements } from '../../../components/announcements/useAnnouncements.ts';
 import { lazyOnFirstUse } from '../../../components/lazyOnFirstUse.tsx';
+import { withTexts } from '../../../i18n/index.ts';
 
 // The list and its texts load only when there is something to acknowledge: most visits to Home have
 // nothing, and Home's first screen stays small (first-load budget).
-const ImportantList = lazyOnFirstUse(() => import('./ImportantList.tsx'));
+const ImportantList = lazyOnFirstUse(() => withTexts(import('./ImportantList.tsx'), 'announcements'));
 
 /**
  * Home's "Important" strip, hidden when there is nothing to acknowledge. Live: the realtime client
