@@ -4,7 +4,7 @@ import { expect, type Page } from '@playwright/test';
 
 /**
  * axe-core's script, put into a page once per document and run there as often as asked. The
- * `@axe-core/playwright` builder puts it in again for every run and finishes each run in a new blank
+ * `@axe-core/playwright` builder (used before) puts it in again for every run and finishes each run in a new blank
  * page of its own: 2.6 s a check on the accessibility sweep's screens against 0.6 s this way (50
  * checks of one sweep: 130 s against 30 s), the same rules. Its slowness also hid a bug: checked this
  * fast, the phone's "New message" dialog was caught while Home had swapped its lists for "Loading"
@@ -29,6 +29,26 @@ export interface AxeHit {
 }
 
 /**
+ * Runs axe-core in the page (put in once per document) with these rules or tags, over the elements
+ * `include` selects or the whole document.
+ */
+export async function runAxe(
+  page: Page,
+  runOnly: { type: 'tag' | 'rule'; values: string[] },
+  include?: string,
+): Promise<import('axe-core').AxeResults> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    ({ runOnly, include }) =>
+      (window as unknown as { axe: typeof import('axe-core') }).axe.run(
+        include === undefined ? document : { include: [include] },
+        { runOnly },
+      ),
+    { runOnly, include },
+  );
+}
+
+/**
  * Runs axe-core over the page as it is now (open menus and dialogs included) and returns every
  * critical or serious violation, one per element.
  */
@@ -40,14 +60,7 @@ export async function seriousViolations(page: Page): Promise<AxeHit[]> {
       return a.playState !== 'running' || timing?.endTime === Number.POSITIVE_INFINITY;
     }),
   );
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(
-    (tags) =>
-      (window as unknown as { axe: typeof import('axe-core') }).axe.run(document, {
-        runOnly: { type: 'tag', values: tags },
-      }),
-    WCAG_TAGS,
-  );
+  const results = await runAxe(page, { type: 'tag', values: WCAG_TAGS });
   const hits: AxeHit[] = [];
   for (const violation of results.violations) {
     for (const node of violation.nodes) {
