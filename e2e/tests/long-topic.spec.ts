@@ -8,11 +8,11 @@ import { serverDataDir, signInAs } from '../session.ts';
 const entry = (page: Page, n: number) =>
   page.getByRole('article').filter({ hasText: new RegExp(`Entry ${n}(?!\\d)`) });
 
-/** Scrolls the list of posts by `pixels` (negative: up), as a finger or wheel would. */
-const scrollPosts = (page: Page, pixels: number) =>
-  page.getByRole('feed').evaluate((feed, by) => {
-    feed.closest('[data-virtuoso-scroller]')?.scrollBy({ top: by });
-  }, pixels);
+/** Scrolls the list of posts by `pixels` (negative: up) with the mouse wheel over it. */
+async function scrollPosts(page: Page, pixels: number) {
+  await page.locator('[data-virtuoso-scroller]').hover();
+  await page.mouse.wheel(0, pixels);
+}
 
 /** Counts the requests for the topic's posts from now on. */
 function countPostRequests(page: Page, topicId: string) {
@@ -48,10 +48,10 @@ test('a link deep in a 3,000-post topic opens on its post, pages both ways from 
   await expect(marked).toContainText('Entry 1500');
   await expect(marked).toBeInViewport();
   await expect(marked).toBeFocused();
-  // One request found the post; the list may then ask for the pages either side, ahead of the reader.
-  expect(requests.urls()[0]).toContain('around=1500');
-  expect(requests.urls().filter((url) => url.includes('around=')).length).toBe(1);
-  expect(requests.count()).toBeLessThanOrEqual(3);
+  // One request found the post, and no other: the list asks for the pages either side only once the
+  // reader scrolls (placing the post in the middle moved the list, which used to ask for both).
+  await page.waitForLoadState('networkidle');
+  expect(requests.urls()).toEqual([expect.stringContaining('around=1500')]);
   await expect(entry(page, 3000)).toHaveCount(0);
   await expect(entry(page, 1)).toHaveCount(0);
 

@@ -2,7 +2,7 @@ import type { Post } from '@btalk/contracts';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import { memo, type Ref, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type Ref, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Components, Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { JumpButtons } from './JumpButtons.tsx';
@@ -147,6 +147,32 @@ function useFocusPost(number: number | undefined) {
   }, [number]);
 }
 
+/** What a reader does to move through the posts: a wheel or touchpad, a finger, a key, the scroll bar. */
+const READER_INPUT = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const;
+
+/**
+ * Whether the reader has moved the list themselves. The list's own moves do not count: placing a
+ * linked post in the middle of the view scrolls it too, and must not ask for the pages either side
+ * (opening a link from a notification costs one request, however many people open it at once).
+ */
+function useReaderScrolled() {
+  const scrolled = useRef(false);
+  const detach = useRef<(() => void) | null>(null);
+  const scrollerRef = useCallback((element: HTMLElement | Window | null) => {
+    detach.current?.();
+    detach.current = null;
+    if (!(element instanceof HTMLElement)) return;
+    const moved = () => {
+      scrolled.current = true;
+    };
+    for (const type of READER_INPUT) element.addEventListener(type, moved, { capture: true, passive: true });
+    detach.current = () => {
+      for (const type of READER_INPUT) element.removeEventListener(type, moved, { capture: true });
+    };
+  }, []);
+  return { scrolled, scrollerRef };
+}
+
 /**
  * The next page is asked for when the reader comes within this many posts of the loaded end, so it
  * has usually arrived before they reach it; only the posts in view are drawn, which keeps the first
@@ -181,7 +207,7 @@ export function PostList({
   const { t } = useTranslation('topic');
   const [atTop, setAtTop] = useState(false);
   const [atBottom, setAtBottom] = useState(true);
-  const scrolled = useRef(false);
+  const { scrolled, scrollerRef } = useReaderScrolled();
   const firstNew = useMemo(
     () => posts.find((p) => p.number > lastReadAtOpen && p.author.id !== myId && lastReadAtOpen >= 0)?.number,
     [posts, lastReadAtOpen, myId],
@@ -212,9 +238,7 @@ export function PostList({
         firstItemIndex={firstIndex}
         initialTopMostItemIndex={{ index: Math.max(0, startAt), align }}
         computeItemKey={(_i, post) => post.id}
-        isScrolling={(scrolling) => {
-          if (scrolling) scrolled.current = true;
-        }}
+        scrollerRef={scrollerRef}
         rangeChanged={({ startIndex, endIndex }) => {
           // Not before the reader scrolls: opening the topic or a link costs one request, and the list
           // settles on its first position undisturbed.
