@@ -35,6 +35,7 @@ const texts = (language: Language) => {
     JSON.parse(readFileSync(path.join(locales, language, `${namespace}.json`), 'utf8'));
   return {
     newMessage: read('home').direct.new as string,
+    important: read('announcements').strip.title as string,
     react: read('topic').reactions.add.post as string,
     searchEmojis: read('topic').reactions.picker.searchLabel as string,
   };
@@ -276,8 +277,11 @@ async function everyScreen(browser: Browser, base: string, combination: Combinat
   // The theme and the language are the ones asked for (the account menu's name is in the language too).
   await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
   await expect(page.getByRole('button', { name: labels.userMenu.open })).toBeVisible();
-  await expectNoSeriousViolations(page, at('Home'));
   const more = texts(language);
+  // Home is whole once the important post's strip is there (it comes last, above the lists, and moves
+  // them down: a click meant for "New message" just before it came once landed elsewhere).
+  await expect(page.getByRole('region', { name: more.important })).toBeVisible();
+  await expectNoSeriousViolations(page, at('Home'));
 
   await page.getByRole('button', { name: more.newMessage }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
